@@ -1,0 +1,70 @@
+// boids/blend.hpp - combining behaviours: a weighted sum clamped to the maximum force.
+//
+// Two forms. blend_weighted() sums accelerations you have already computed:
+//     auto a = boids::blend_weighted(max_force, boids::weighted{1.8f, sep}, boids::weighted{1.f, ali});
+// make_weighted_blend() builds a functor from behaviour functors that share one call
+// signature, for users who want the blend itself to be a behaviour:
+//     auto wander_home = boids::make_weighted_blend(max_force, boids::weight(1.f, seek), boids::weight(0.5f, flee));
+//     V a = wander_home(position, velocity);
+#pragma once
+#include <tuple>
+#include <utility>
+#include "vector.hpp"
+
+namespace boids {
+
+// One term of a blend: an acceleration and its weight.
+template <class V>
+struct weighted {
+    scalar_t<V> weight;
+    V value;
+};
+template <class V>
+weighted(scalar_t<V>, V) -> weighted<V>;
+
+// clamp(sum of weight * acceleration, max_force).
+template <class V, class... Rest>
+[[nodiscard]] V blend_weighted(scalar_t<V> max_force, const weighted<V>& first,
+                               const Rest&... rest) noexcept {
+    V sum = boids::scale(first.value, first.weight);
+    ((sum = boids::add_scaled(sum, rest.value, rest.weight)), ...);
+    return boids::clamp_magnitude(sum, max_force);
+}
+
+// A behaviour functor paired with its weight.
+template <class B, class S>
+struct weighted_behavior {
+    S weight;
+    B behavior;
+};
+template <class S, class B>
+[[nodiscard]] constexpr weighted_behavior<B, S> weight(S w, B behavior) {
+    return {w, std::move(behavior)};
+}
+
+// A functor: calls every behaviour with the same arguments, sums weight * result,
+// clamps to max_force.
+template <class S, class... Parts>
+struct weighted_blend {
+    S max_force;
+    std::tuple<Parts...> parts;
+
+    template <class... Args>
+    [[nodiscard]] auto operator()(const Args&... args) const {
+        return std::apply(
+            [&](const auto& first, const auto&... rest) {
+                auto sum = boids::scale(first.behavior(args...), first.weight);
+                ((sum = boids::add_scaled(sum, rest.behavior(args...), rest.weight)), ...);
+                return boids::clamp_magnitude(sum, max_force);
+            },
+            parts);
+    }
+};
+template <class S, class... Parts>
+[[nodiscard]] constexpr weighted_blend<S, Parts...> make_weighted_blend(S max_force,
+                                                                        Parts... parts) {
+    static_assert(sizeof...(Parts) > 0, "make_weighted_blend needs at least one behaviour");
+    return {max_force, std::tuple<Parts...>(std::move(parts)...)};
+}
+
+} // namespace boids

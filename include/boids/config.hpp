@@ -1,0 +1,40 @@
+// boids/config.hpp - version, the overridable assert, small portability macros.
+#pragma once
+
+#define BOIDS_VERSION_MAJOR 0
+#define BOIDS_VERSION_MINOR 1
+#define BOIDS_VERSION_PATCH 0
+
+// Programmer errors (a reaction time <= 0, k = 0, an index out of range) hit
+// BOIDS_ASSERT. Define BOIDS_ASSERT(cond, msg) before including any boids header
+// to route them into your engine's own assert, or define BOIDS_DISABLE_ASSERT to
+// compile them out. The default uses <cassert>, so NDEBUG disables it too.
+// Nothing here throws: the library works under -fno-exceptions.
+#ifndef BOIDS_ASSERT
+#  if defined(BOIDS_DISABLE_ASSERT)
+#    define BOIDS_ASSERT(cond, msg) (static_cast<void>(0))
+#  else
+#    include <cassert>
+#    define BOIDS_ASSERT(cond, msg) assert((cond) && msg)
+#  endif
+#endif
+
+namespace boids {
+
+// The result of validating a parameter block up front: which field is wrong and
+// why. `ok()` is true when `field` is null. Works without exceptions.
+struct validation {
+    const char* field = nullptr;
+    const char* reason = nullptr;
+    [[nodiscard]] constexpr bool ok() const noexcept { return field == nullptr; }
+    [[nodiscard]] constexpr explicit operator bool() const noexcept { return ok(); }
+};
+
+namespace detail {
+// Returns the first failure of a chain of checks.
+[[nodiscard]] constexpr validation fail(const char* field, const char* reason) noexcept {
+    return validation{field, reason};
+}
+} // namespace detail
+
+} // namespace boids

@@ -1,0 +1,68 @@
+// boids/random.hpp - small, seeded, counter-based randomness.
+//
+// No global or shared generator: a value is a pure function of (seed, counter...),
+// so results never depend on thread count or on the order boids are visited.
+#pragma once
+#include <cmath>
+#include <cstdint>
+#include "vector.hpp"
+
+namespace boids {
+
+// SplitMix64's finaliser: a good 64-bit mix, used as a counter-based hash.
+[[nodiscard]] constexpr std::uint64_t mix64(std::uint64_t x) noexcept {
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+[[nodiscard]] constexpr std::uint64_t hash_combine(std::uint64_t a, std::uint64_t b) noexcept {
+    return mix64(a ^ (mix64(b) + 0x632BE59BD9B4E019ull + (a << 6) + (a >> 2)));
+}
+
+// A uniform double in [0, 1) from 64 random bits.
+[[nodiscard]] constexpr double unit_double(std::uint64_t bits) noexcept {
+    return static_cast<double>(bits >> 11) * 0x1.0p-53;
+}
+
+// A tiny per-agent generator (SplitMix64 stream). Copyable state, 8 bytes.
+struct random_stream {
+    std::uint64_t state = 0;
+
+    constexpr explicit random_stream(std::uint64_t seed = 0) noexcept : state(seed) {}
+    constexpr std::uint64_t next() noexcept {
+        state += 0x9E3779B97F4A7C15ull;
+        std::uint64_t z = state;
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        return z ^ (z >> 31);
+    }
+    // Uniform in [lo, hi).
+    constexpr double uniform(double lo = 0.0, double hi = 1.0) noexcept {
+        return lo + (hi - lo) * unit_double(next());
+    }
+    // Standard normal (Box-Muller; one value per call, deterministic).
+    double normal() noexcept {
+        const double u1 = 1.0 - unit_double(next());  // (0, 1]
+        const double u2 = unit_double(next());
+        return std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
+    }
+};
+
+// A unit vector in a direction fixed by `bits` (uniform on the circle or sphere).
+template <class V>
+[[nodiscard]] V unit_direction(std::uint64_t bits) noexcept {
+    using S = scalar_t<V>;
+    const double a = 6.283185307179586 * unit_double(mix64(bits));
+    if constexpr (dimension_v<V> == 2) {
+        return boids::generate<V>([&](std::size_t i) { return S(i == 0 ? std::cos(a) : std::sin(a)); });
+    } else {
+        const double z = 2.0 * unit_double(mix64(bits ^ 0xA5A5A5A5A5A5A5A5ull)) - 1.0;
+        const double r = std::sqrt(std::fmax(0.0, 1.0 - z * z));
+        return boids::generate<V>([&](std::size_t i) {
+            return S(i == 0 ? r * std::cos(a) : (i == 1 ? r * std::sin(a) : z));
+        });
+    }
+}
+
+} // namespace boids

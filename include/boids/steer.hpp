@@ -1,0 +1,78 @@
+// boids/steer.hpp - the steering model and the integrator.
+//
+// A behaviour decides a desired velocity; the steering acceleration closes the gap
+// to it within a reaction time:  a = clamp((desired - velocity) / reaction_time, max_force).
+// Units are honest: positions in px or m, velocities per second, accelerations per
+// second squared, dt and reaction time in seconds. Nothing here reads a clock.
+#pragma once
+#include <cmath>
+#include "vector.hpp"
+
+namespace boids {
+
+// How fast an agent may go and how hard it may turn.
+template <class S>
+struct steering_limits {
+    S max_speed = S(1);      // length / s
+    S max_force = S(1);      // length / s^2 (an acceleration: mass is 1)
+    S reaction_time = S(1);  // s: how long closing the velocity gap takes
+    S min_speed = S(0);      // length / s: the lower edge of the speed band (0: none)
+
+    // Names the first field that is wrong, and why.
+    [[nodiscard]] validation validate() const noexcept {
+        if (!(std::isfinite(max_speed) && max_speed >= 0))
+            return detail::fail("max_speed", "must be finite and >= 0");
+        if (!(std::isfinite(max_force) && max_force >= 0))
+            return detail::fail("max_force", "must be finite and >= 0");
+        if (!(std::isfinite(reaction_time) && reaction_time > 0))
+            return detail::fail("reaction_time", "must be finite and > 0");
+        if (!(std::isfinite(min_speed) && min_speed >= 0))
+            return detail::fail("min_speed", "must be finite and >= 0");
+        if (min_speed > max_speed) return detail::fail("min_speed", "must not exceed max_speed");
+        return {};
+    }
+};
+
+// clamp((desired - velocity) / reaction_time, max_force).
+template <class V>
+[[nodiscard]] V steer_toward(const V& desired, const V& velocity, scalar_t<V> reaction_time,
+                             scalar_t<V> max_force) noexcept {
+    BOIDS_ASSERT(reaction_time > 0, "steer_toward: reaction_time must be > 0");
+    return boids::clamp_magnitude(
+        boids::scale(boids::sub(desired, velocity), scalar_t<V>(1) / reaction_time), max_force);
+}
+
+template <class V>
+[[nodiscard]] V steer_toward(const V& desired, const V& velocity,
+                             const steering_limits<scalar_t<V>>& limits) noexcept {
+    return boids::steer_toward(desired, velocity, limits.reaction_time, limits.max_force);
+}
+
+// Keeps |v| inside [min_speed, max_speed]. A zero velocity with min_speed > 0 gets
+// the defined heading +x at min_speed (the lesson's rule), never NaN.
+template <class V>
+[[nodiscard]] V apply_speed_band(const V& velocity, scalar_t<V> min_speed,
+                                 scalar_t<V> max_speed) noexcept {
+    if (min_speed > 0 && boids::is_zero(velocity))
+        return boids::scale(boids::unit_axis<V>(0), min_speed);
+    return boids::clamp_magnitude(velocity, min_speed, max_speed);
+}
+
+// Semi-implicit Euler: the velocity first (a * dt, then the speed band), then the
+// position with the new velocity. dt = 0 leaves the position where it is.
+template <class V>
+void integrate(V& position, V& velocity, const V& acceleration, scalar_t<V> dt,
+               scalar_t<V> max_speed, scalar_t<V> min_speed = 0) noexcept {
+    BOIDS_ASSERT(dt >= 0, "integrate: dt must be >= 0");
+    velocity = boids::apply_speed_band(boids::add_scaled(velocity, acceleration, dt), min_speed,
+                                       max_speed);
+    position = boids::add_scaled(position, velocity, dt);
+}
+
+template <class V>
+void integrate(V& position, V& velocity, const V& acceleration, scalar_t<V> dt,
+               const steering_limits<scalar_t<V>>& limits) noexcept {
+    boids::integrate(position, velocity, acceleration, dt, limits.max_speed, limits.min_speed);
+}
+
+} // namespace boids

@@ -1,0 +1,152 @@
+// End-to-end tests of boids-lab: the warm-up fixture, and bad input answered with
+// one line and exit code 2 while an existing output file stays untouched.
+#include "test_support.hpp"
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "cli.hpp"
+#include "csv.hpp"
+
+namespace {
+struct run_result {
+    int code;
+    std::string err;
+};
+
+std::string tmp_path(const std::string& name) { return std::string(BOIDS_TEST_TMP) + "/" + name; }
+
+std::string slurp(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+// Runs boids-lab with `args`; captures stderr and the exit code.
+run_result run_lab(const std::string& args) {
+    const std::string err_file = tmp_path("stderr-" + std::to_string(getpid()) + ".txt");
+    const std::string cmd = std::string("'") + BOIDS_LAB_EXE + "' " + args + " >/dev/null 2>'" + err_file + "'";
+    const int status = std::system(cmd.c_str());
+    run_result r{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(err_file)};
+    return r;
+}
+
+std::string fmt(double v) {
+    char b[40];
+    std::snprintf(b, sizeof b, "%.17g", v);
+    return b;
+}
+} // namespace
+
+TEST_CASE("boids-lab vehicle reproduces the warm-up fixture within 1e-6 px", "[lab][vehicle]") {
+    std::string error;
+    const std::string header = "mode,steps,dt,x,y,vx,vy,target_x,target_y,final_x,final_y,final_vx,final_vy";
+    std::ifstream in(std::string(BOIDS_FIXTURES_DIR) + "/lesson/warmup.csv");
+    REQUIRE(in);
+    std::string line;
+    std::getline(in, line);
+    REQUIRE(line == header);
+    int cases = 0;
+    while (std::getline(in, line)) {
+        if (line.empty()) continue;
+        const auto comma = line.find(',');
+        const std::string mode = line.substr(0, comma);
+        std::vector<double> f;
+        std::stringstream ss(line.substr(comma + 1));
+        std::string cell;
+        while (std::getline(ss, cell, ',')) f.push_back(*lab::parse_number(cell));
+        REQUIRE(f.size() == 12);
+        const std::string out = tmp_path("warmup_" + std::to_string(cases) + ".csv");
+        const std::string args = "vehicle --mode=" + mode + " --steps=" + fmt(f[0]) + " --dt=" + fmt(f[1]) +
+                                 " --pos=" + fmt(f[2]) + "," + fmt(f[3]) + " --vel=" + fmt(f[4]) + "," +
+                                 fmt(f[5]) + " --target=" + fmt(f[6]) + "," + fmt(f[7]) + " --out=" + out;
+        CAPTURE(args);
+        const auto r = run_lab(args);
+        REQUIRE(r.code == 0);
+        const auto rows = lab::read_csv(out, "x,y,vx,vy", error);
+        REQUIRE(rows);
+        REQUIRE(rows->size() == 1);
+        for (std::size_t i = 0; i < 4; ++i) CHECK(std::fabs((*rows)[0][i] - f[8 + i]) <= 1e-6);
+        ++cases;
+    }
+    CHECK(cases == 8);
+}
+
+TEST_CASE("boids-lab refuses bad input with one line and exit code 2", "[lab][errors]") {
+    const std::string out = tmp_path("keep-" + std::to_string(getpid()) + ".csv");
+    {
+        std::ofstream o(out);
+        o << "precious\n";
+    }
+    const char* bad[] = {
+        "",                                         // no command
+        "fly",                                      // unknown command
+        "vehicle --mode=orbit",                     // unknown mode
+        "vehicle --bogus=1",                        // unknown flag
+        "vehicle --dt=0",                           // dt <= 0
+        "vehicle --dt=-0.1",
+        "vehicle --dt=abc",                         // malformed number
+        "vehicle --pos=1",                          // malformed vector
+        "vehicle --pos=1,2,3",
+        "vehicle --pos=1,nan",
+        "vehicle --steps=-3",
+        "vehicle --slow-radius=-5",                 // negative radius
+        "vehicle --panic-radius=-1",
+        "vehicle --dt",                             // missing value
+        "vehicle --world=0,10",
+        "vehicle --mode=seek --mode=flee",
+    };
+    for (const char* args : bad) {
+        CAPTURE(args);
+        const auto r = run_lab(std::string(args) + " --out=" + out);
+        CHECK(r.code == 2);
+        CHECK(r.err.rfind("boids-lab: ", 0) == 0);
+        CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+        CHECK(slurp(out) == "precious\n");
+    }
+    SECTION("negative numbers work as values") {
+        const auto r = run_lab("vehicle --pos=-10,-20 --vel=-1.5,2 --steps=3");
+        CHECK(r.code == 0);
+    }
+}
+
+TEST_CASE("the flag parser", "[lab][cli]") {
+    std::string error;
+    auto a = lab::parse_arguments({"vehicle", "--pos=-1,2", "--json"}, error);
+    REQUIRE(a);
+    CHECK(a->command == "vehicle");
+    CHECK(a->flags.at("pos") == "-1,2");
+    CHECK(a->bare.count("json") == 1);
+    CHECK(!lab::parse_arguments({"vehicle", "pos=1"}, error));
+    CHECK(!lab::parse_number("1e999"));
+    CHECK(!lab::parse_number(" 1"));
+    CHECK(!lab::parse_number("inf"));
+    CHECK(lab::parse_number("-2.5e-3") == -2.5e-3);
+    CHECK(!lab::parse_numbers<2>("1,"));
+    CHECK(!lab::parse_numbers<2>(",1"));
+    CHECK(lab::parse_numbers<2>("3,-4") == std::array<double, 2>{3, -4});
+}
+
+TEST_CASE("the CSV reader names the bad line", "[lab][csv]") {
+    std::string error;
+    CHECK(!lab::parse_csv("x,y\n1,2\n", "x,y,vx,vy", error));
+    CHECK(error.find("line 1") != std::string::npos);
+    CHECK(!lab::parse_csv("x,y,vx,vy\n1,2,3,4\n1,2,3\n", "x,y,vx,vy", error));
+    CHECK(error.find("line 3") != std::string::npos);
+    CHECK(!lab::parse_csv("x,y,vx,vy\n1,2,3,nan\n", "x,y,vx,vy", error));
+    CHECK(error.find("line 2") != std::string::npos);
+    CHECK(!lab::parse_csv("x,y,vx,vy\n1,two,3,4\n", "x,y,vx,vy", error));
+    CHECK(!lab::parse_csv("", "x,y,vx,vy", error));
+    CHECK(!lab::parse_csv("x,y,vx,vy\n\n1,2,3,4\n", "x,y,vx,vy", error));
+    const auto ok = lab::parse_csv("x,y,vx,vy\r\n1,2,3,4\r\n", "x,y,vx,vy", error);
+    REQUIRE(ok);
+    CHECK(ok->size() == 1);
+    // Written with 17 digits, read back bit for bit.
+    const double v = 0.1 + 0.2;
+    const auto back = lab::parse_csv(lab::format_csv("x", {{v}}), "x", error);
+    REQUIRE(back);
+    CHECK((*back)[0][0] == v);
+}
