@@ -98,6 +98,16 @@ TEST_CASE("boids-lab refuses bad input with one line and exit code 2", "[lab][er
         "vehicle --dt",                             // missing value
         "vehicle --world=0,10",
         "vehicle --mode=seek --mode=flee",
+        "flock --init=/nonexistent/file.csv",        // missing file
+        "flock --init=" BOIDS_FIXTURES_DIR "/lesson/warmup.csv",  // wrong header
+        "flock --min-speed=500",                    // minimum above the maximum
+        "flock --neighbors=kd-tree",
+        "flock --rules=separation,flying",
+        "flock --weights=1,2,3",
+        "flock --view-radius=0",
+        "flock --hawk=1,inf",
+        "flock --threads=0",
+        "flock --seed=3 --init=x.csv",
     };
     for (const char* args : bad) {
         CAPTURE(args);

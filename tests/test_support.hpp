@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 #endif
 #include <boids/vector.hpp>
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <string>

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 #include "cli.hpp"
+#include "flock.hpp"
 #include "vehicle.hpp"
 
 int main(int argc, char** argv) {
@@ -14,6 +15,7 @@ int main(int argc, char** argv) {
     int rc = 2;
     if (auto args = lab::parse_arguments(words, error)) {
         if (args->command == "vehicle") rc = lab::vehicle_main(*args, error);
+        else if (args->command == "flock") rc = lab::flock_main(*args, error);
         else error = "unknown command '" + args->command + "' (expected vehicle or flock)";
     }
     if (!error.empty()) {

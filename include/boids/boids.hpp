@@ -9,6 +9,15 @@
 #include "random.hpp"
 #include "behaviors/seek_flee_arrive.hpp"
 #include "neighbors/world.hpp"
+#include "neighbors/query.hpp"
+#include "neighbors/all_pairs.hpp"
+#include "neighbors/uniform_grid.hpp"
+#include "neighbors/hashed_grid.hpp"
+#include "flocking.hpp"
+#include "executor.hpp"
+#include "flock.hpp"
+#include "gauges.hpp"
+#include "models/lesson.hpp"
 
 #if !defined(BOIDS_NO_GLM) && defined(__has_include)
 #  if __has_include(<glm/vec2.hpp>)

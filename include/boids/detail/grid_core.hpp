@@ -1,0 +1,406 @@
+// boids/detail/grid_core.hpp - the cell index behind uniform_grid and hashed_grid.
+//
+// build() is a counting sort of the boids into cell order, O(N + cells), with the
+// positions copied into per-axis arrays in that order, so a query scans contiguous
+// runs of candidates. Buffers are reused: after the first build of a given size no
+// build or query allocates.
+#pragma once
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+#include "../neighbors/query.hpp"
+#include "../neighbors/world.hpp"
+#include "../random.hpp"
+
+namespace boids {
+namespace detail {
+
+template <class V, bool Hashed>
+class grid_core {
+public:
+    using scalar = scalar_t<V>;
+    static constexpr std::size_t dim = dimension_v<V>;
+    using neighbor_type = neighbor<scalar, dim>;
+    using cell_t = std::array<std::int32_t, dim>;
+
+    grid_core() = default;
+    // cell_size: the edge of a cell, usually the view radius (> 0). In a box world the
+    // cells are widened so a whole number of them fills each side.
+    grid_core(const world_for<V>& w, scalar cell_size) noexcept : world_(w), cell_size_(cell_size) {
+        BOIDS_ASSERT(cell_size > 0 && std::isfinite(cell_size), "grid: cell size must be finite and > 0");
+        BOIDS_ASSERT(!Hashed || w.kind != edges::toroidal,
+                     "hashed_grid: cells do not wrap; use uniform_grid for a toroidal world");
+    }
+
+    [[nodiscard]] const world_for<V>& world() const noexcept { return world_; }
+    [[nodiscard]] std::size_t size() const noexcept { return order_.size(); }
+    [[nodiscard]] scalar cell_size() const noexcept { return cell_size_; }
+    [[nodiscard]] std::array<std::int32_t, dim> cells_per_axis() const noexcept { return n_; }
+    [[nodiscard]] std::size_t bucket_count() const noexcept { return bucket_start_.empty() ? 0 : bucket_start_.size() - 1; }
+    // Boid indices in cell order, and their positions along axis d in the same order.
+    [[nodiscard]] span<const std::size_t> order() const noexcept { return {order_.data(), order_.size()}; }
+    [[nodiscard]] span<const scalar> sorted_axis(std::size_t d) const noexcept {
+        return {spos_.data() + d * order_.size(), order_.size()};
+    }
+
+    void build(span<const V> positions) {
+        const std::size_t n = positions.size();
+        layout(positions);
+        const std::size_t nb = buckets_for(n);
+        bucket_start_.assign(nb + 1, 0);
+        pcell_.resize(n);
+        pbucket_.resize(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            cell_t c{};
+            for (std::size_t d = 0; d < dim; ++d) c[d] = cell_coord(boids::get(positions[i], d), d);
+            pcell_[i] = c;
+            pbucket_[i] = bucket_of(c);
+            ++bucket_start_[pbucket_[i] + 1];
+        }
+        for (std::size_t b = 0; b < nb; ++b) bucket_start_[b + 1] += bucket_start_[b];
+        cursor_.assign(bucket_start_.begin(), bucket_start_.end() - 1);
+        order_.resize(n);
+        slot_.resize(n);
+        scell_.resize(n);
+        spos_.resize(n * dim);
+        if (Hashed) {
+            cmin_.fill(std::numeric_limits<std::int32_t>::max());
+            cmax_.fill(std::numeric_limits<std::int32_t>::min());
+        }
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::size_t s = cursor_[pbucket_[i]]++;
+            order_[s] = i;
+            slot_[i] = s;
+            scell_[s] = pcell_[i];
+            for (std::size_t d = 0; d < dim; ++d) {
+                spos_[d * n + s] = boids::get(positions[i], d);
+                if (Hashed) {
+                    cmin_[d] = std::min(cmin_[d], pcell_[i][d]);
+                    cmax_[d] = std::max(cmax_[d], pcell_[i][d]);
+                }
+            }
+        }
+    }
+
+    // Every other boid within `radius` of boid i and inside the cone, to `sink`.
+    template <class Sink>
+    void for_each_within(std::size_t i, scalar radius, const vision_cone<scalar, dim>& cone,
+                         Sink&& sink) const {
+        BOIDS_ASSERT(i < order_.size(), "grid: query index out of range");
+        const std::size_t si = slot_[i];
+        const scalar r2 = radius * radius;
+        std::array<scalar, dim> p{};
+        for (std::size_t d = 0; d < dim; ++d) p[d] = spos_[d * order_.size() + si];
+        const std::int32_t reach = reach_for(radius);
+        auto visit = [&](std::size_t s0, std::size_t s1, const cell_t* only) {
+            scan(i, p, s0, s1, only, [&](const neighbor_type& nb) {
+                if (nb.distance_squared <= r2 && cone.sees(nb.offset, nb.distance_squared)) sink(nb);
+            });
+        };
+        if (too_many_cells(reach)) visit(0, order_.size(), nullptr);  // a scan is cheaper
+        else for_each_cell_in_box(scell_[si], reach, visit);
+    }
+    template <class Sink>
+    void for_each_within(std::size_t i, scalar radius, Sink&& sink) const {
+        for_each_within(i, radius, vision_cone<scalar, dim>{}, sink);
+    }
+
+    // The k nearest other boids within max_radius (k = out.capacity()): rings of cells
+    // widen until no unvisited cell can hold anything nearer than the k-th found.
+    void nearest(std::size_t i, k_nearest<scalar, dim>& out,
+                 scalar max_radius = std::numeric_limits<scalar>::infinity()) const {
+        BOIDS_ASSERT(i < order_.size(), "grid: query index out of range");
+        out.clear();
+        if (out.capacity() == 0) return;
+        const std::size_t si = slot_[i];
+        const cell_t c = scell_[si];
+        std::array<scalar, dim> p{};
+        for (std::size_t d = 0; d < dim; ++d) p[d] = spos_[d * order_.size() + si];
+        const scalar r2 = max_radius * max_radius;
+        scalar wmin = w_[0];
+        for (std::size_t d = 1; d < dim; ++d) wmin = std::min(wmin, w_[d]);
+        const std::int32_t last = last_ring();
+        for (std::int32_t ring = 0; ring <= last; ++ring) {
+            if (too_many_cells(ring)) {  // sparse and spread out: scan everything once
+                out.clear();
+                scan(i, p, 0, order_.size(), nullptr, [&](const neighbor_type& nb) {
+                    if (nb.distance_squared <= r2) out(nb);
+                });
+                return;
+            }
+            for_each_cell_on_ring(c, ring, [&](std::size_t s0, std::size_t s1, const cell_t* only) {
+                scan(i, p, s0, s1, only, [&](const neighbor_type& nb) {
+                    if (nb.distance_squared <= r2) out(nb);
+                });
+            });
+            // Unvisited boids lie at least ring * wmin away.
+            const scalar bound = scalar(ring) * wmin;
+            if (out.full() && out.worst_distance_squared() < bound * bound) return;
+            if (bound > max_radius) return;
+        }
+    }
+
+private:
+    // --- layout: cells per axis and their widths ---
+    void layout(span<const V> positions) {
+        const std::size_t n = positions.size();
+        if (Hashed) {
+            for (std::size_t d = 0; d < dim; ++d) {
+                n_[d] = 0;
+                w_[d] = cell_size_;
+                origin_[d] = scalar(0);
+            }
+            return;
+        }
+        std::array<scalar, dim> extent{};
+        if (world_.has_box()) {
+            for (std::size_t d = 0; d < dim; ++d) {
+                origin_[d] = scalar(0);
+                extent[d] = world_.size[d];
+            }
+        } else {  // open world, dense grid: the bounding box of the finite positions
+            std::array<scalar, dim> lo, hi;
+            lo.fill(std::numeric_limits<scalar>::max());
+            hi.fill(std::numeric_limits<scalar>::lowest());
+            for (std::size_t i = 0; i < n; ++i) {
+                if (!boids::is_finite(positions[i])) continue;
+                for (std::size_t d = 0; d < dim; ++d) {
+                    lo[d] = std::min(lo[d], boids::get(positions[i], d));
+                    hi[d] = std::max(hi[d], boids::get(positions[i], d));
+                }
+            }
+            for (std::size_t d = 0; d < dim; ++d) {
+                if (!(hi[d] >= lo[d])) lo[d] = hi[d] = scalar(0);
+                origin_[d] = lo[d];
+                extent[d] = hi[d] - lo[d];
+            }
+        }
+        // Whole cells no smaller than cell_size; the total capped near 8 per boid.
+        const double cap = std::max(4096.0, 8.0 * static_cast<double>(n));
+        std::array<double, dim> cells{};
+        double total = 1;
+        for (std::size_t d = 0; d < dim; ++d) {
+            const double c = std::floor(static_cast<double>(extent[d]) / static_cast<double>(cell_size_));
+            cells[d] = std::isfinite(c) ? std::max(1.0, std::min(c, 1e9)) : 1.0;
+            total *= cells[d];
+        }
+        if (total > cap) {
+            const double f = std::pow(total / cap, 1.0 / static_cast<double>(dim));
+            for (std::size_t d = 0; d < dim; ++d) cells[d] = std::max(1.0, std::floor(cells[d] / f));
+        }
+        for (std::size_t d = 0; d < dim; ++d) {
+            n_[d] = static_cast<std::int32_t>(cells[d]);
+            w_[d] = extent[d] > scalar(0) ? extent[d] / static_cast<scalar>(n_[d]) : cell_size_;
+            if (!(w_[d] >= cell_size_)) w_[d] = cell_size_;  // rounding of extent / n
+        }
+    }
+
+    std::size_t buckets_for(std::size_t n) {
+        if (Hashed) {
+            std::size_t nb = 16;
+            while (nb < 2 * n) nb *= 2;
+            mask_ = nb - 1;
+            return nb;
+        }
+        std::size_t nb = 1;
+        for (std::size_t d = 0; d < dim; ++d) nb *= static_cast<std::size_t>(n_[d]);
+        return nb;
+    }
+
+    [[nodiscard]] std::int32_t cell_coord(scalar x, std::size_t d) const noexcept {
+        if (!Hashed && world_.kind == edges::toroidal && std::isfinite(x))
+            x = world_for<V>::wrap_scalar(x, world_.size[d]);
+        scalar t = std::floor((x - origin_[d]) / w_[d]);
+        const scalar hi = Hashed ? scalar(1 << 30) : static_cast<scalar>(n_[d] - 1);
+        const scalar lo = Hashed ? -scalar(1 << 30) : scalar(0);
+        if (!(t >= lo)) t = (t < lo) ? lo : scalar(0);  // NaN goes to cell 0
+        if (t > hi) t = hi;
+        return static_cast<std::int32_t>(t);
+    }
+
+    [[nodiscard]] std::size_t bucket_of(const cell_t& c) const noexcept {
+        if (Hashed) {
+            std::uint64_t h = 0;
+            for (std::size_t d = 0; d < dim; ++d)
+                h = hash_combine(h, static_cast<std::uint64_t>(static_cast<std::uint32_t>(c[d])));
+            return static_cast<std::size_t>(h) & mask_;
+        }
+        std::size_t b = 0;
+        for (std::size_t d = dim; d-- > 0;) b = b * static_cast<std::size_t>(n_[d]) + static_cast<std::size_t>(c[d]);
+        return b;
+    }
+
+    // Cells within `reach` of the query cannot be skipped: reach = ceil(radius / w).
+    [[nodiscard]] std::int32_t reach_for(scalar radius) const noexcept {
+        std::int32_t reach = 1;
+        for (std::size_t d = 0; d < dim; ++d) {
+            const scalar r = std::ceil(radius / w_[d]);
+            const scalar limit = static_cast<scalar>(Hashed ? last_ring() + 1 : n_[d]);
+            const std::int32_t rr = !(r <= limit) ? static_cast<std::int32_t>(limit) : static_cast<std::int32_t>(r);
+            reach = std::max(reach, rr);
+        }
+        return reach;
+    }
+
+    // True when the box of cells within `reach` holds more cells than there are boids.
+    [[nodiscard]] bool too_many_cells(std::int32_t reach) const noexcept {
+        double cells = 1;
+        for (std::size_t d = 0; d < dim; ++d) {
+            double side = 2.0 * reach + 1.0;
+            if (!Hashed) side = std::min(side, static_cast<double>(n_[d]));
+            cells *= side;
+        }
+        return cells > 2.0 * static_cast<double>(order_.size()) + 64.0;
+    }
+
+    [[nodiscard]] std::int32_t last_ring() const noexcept {
+        std::int32_t last = 0;
+        for (std::size_t d = 0; d < dim; ++d)
+            last = std::max(last, Hashed ? cmax_[d] - cmin_[d] : n_[d]);
+        return last;
+    }
+
+    // The offsets along axis d that name distinct cells: for a toroidal axis the
+    // window of n cells centred on the query, elsewhere those that stay inside.
+    void axis_window(std::size_t d, std::int32_t c, std::int32_t& lo, std::int32_t& hi) const noexcept {
+        if (Hashed) {
+            lo = std::numeric_limits<std::int32_t>::min() / 4;
+            hi = std::numeric_limits<std::int32_t>::max() / 4;
+            return;
+        }
+        if (world_.kind == edges::toroidal) {
+            lo = -((n_[d] - 1) / 2);
+            hi = lo + n_[d] - 1;
+        } else {
+            lo = -c;
+            hi = n_[d] - 1 - c;
+        }
+    }
+    [[nodiscard]] std::int32_t wrap_cell(std::int32_t c, std::size_t d) const noexcept {
+        if (Hashed || world_.kind != edges::toroidal) return c;
+        c %= n_[d];
+        return c < 0 ? c + n_[d] : c;
+    }
+
+    // Visits every point in the box of cells [c - reach, c + reach], each cell once.
+    // Dense: merges each row along x into contiguous runs of slots.
+    template <class Visit>
+    void for_each_cell_in_box(const cell_t& c, std::int32_t reach, Visit&& visit) const {
+        std::array<std::int32_t, dim> lo{}, hi{};
+        for (std::size_t d = 0; d < dim; ++d) {
+            std::int32_t wl, wh;
+            axis_window(d, c[d], wl, wh);
+            lo[d] = std::max(-reach, wl);
+            hi[d] = std::min(reach, wh);
+        }
+        if (Hashed) {
+            cell_t o{};
+            iterate_box(lo, hi, o, 0, [&](const cell_t& off) {
+                cell_t cell{};
+                for (std::size_t d = 0; d < dim; ++d) cell[d] = c[d] + off[d];
+                visit_hashed_cell(cell, visit);
+            });
+            return;
+        }
+        // Rows: every (y[, z]) offset; along x one run, or two when a toroidal row wraps.
+        std::array<std::int32_t, dim> rlo = lo, rhi = hi;
+        rlo[0] = rhi[0] = 0;
+        cell_t o{};
+        iterate_box(rlo, rhi, o, 0, [&](const cell_t& off) {
+            cell_t cell{};
+            for (std::size_t d = 1; d < dim; ++d) cell[d] = wrap_cell(c[d] + off[d], d);
+            std::int32_t x0 = c[0] + lo[0], x1 = c[0] + hi[0];
+            if (x0 < 0) {  // toroidal: [n + x0, n) then [0, x1]
+                visit_dense_run(cell, n_[0] + x0, n_[0] - 1, visit);
+                x0 = 0;
+            } else if (x1 >= n_[0]) {
+                visit_dense_run(cell, 0, x1 - n_[0], visit);
+                x1 = n_[0] - 1;
+            }
+            visit_dense_run(cell, x0, x1, visit);
+        });
+    }
+
+    // Visits the cells whose Chebyshev offset from c is exactly `ring`.
+    template <class Visit>
+    void for_each_cell_on_ring(const cell_t& c, std::int32_t ring, Visit&& visit) const {
+        std::array<std::int32_t, dim> lo{}, hi{};
+        for (std::size_t d = 0; d < dim; ++d) {
+            std::int32_t wl, wh;
+            axis_window(d, c[d], wl, wh);
+            lo[d] = std::max(-ring, wl);
+            hi[d] = std::min(ring, wh);
+        }
+        cell_t o{};
+        iterate_box(lo, hi, o, 0, [&](const cell_t& off) {
+            std::int32_t m = 0;
+            for (std::size_t d = 0; d < dim; ++d) m = std::max(m, off[d] < 0 ? -off[d] : off[d]);
+            if (m != ring) return;
+            cell_t cell{};
+            for (std::size_t d = 0; d < dim; ++d) cell[d] = wrap_cell(c[d] + off[d], d);
+            if (Hashed) visit_hashed_cell(cell, visit);
+            else visit_dense_run(cell, cell[0], cell[0], visit);
+        });
+    }
+
+    template <class F>
+    static void iterate_box(const std::array<std::int32_t, dim>& lo, const std::array<std::int32_t, dim>& hi,
+                            cell_t& cur, std::size_t d, F&& f) {
+        if (d == dim) {
+            f(cur);
+            return;
+        }
+        for (std::int32_t o = lo[d]; o <= hi[d]; ++o) {
+            cur[d] = o;
+            iterate_box(lo, hi, cur, d + 1, f);
+        }
+    }
+
+    template <class Visit>
+    void visit_dense_run(cell_t cell, std::int32_t x0, std::int32_t x1, Visit& visit) const {
+        if (x1 < x0) return;
+        cell[0] = x0;
+        const std::size_t b0 = bucket_of(cell);
+        const std::size_t b1 = b0 + static_cast<std::size_t>(x1 - x0);
+        visit(bucket_start_[b0], bucket_start_[b1 + 1], static_cast<const cell_t*>(nullptr));
+    }
+    template <class Visit>
+    void visit_hashed_cell(const cell_t& cell, Visit& visit) const {
+        const std::size_t b = bucket_of(cell);
+        visit(bucket_start_[b], bucket_start_[b + 1], &cell);
+    }
+
+    // The candidates in slots [s0, s1) (only those in cell *only, when given).
+    template <class F>
+    void scan(std::size_t self, const std::array<scalar, dim>& p, std::size_t s0, std::size_t s1,
+              const cell_t* only, F&& f) const {
+        const std::size_t n = order_.size();
+        for (std::size_t s = s0; s < s1; ++s) {
+            if (order_[s] == self) continue;
+            if (only != nullptr && scell_[s] != *only) continue;
+            neighbor_type nb{order_[s], scalar(0), {}};
+            for (std::size_t d = 0; d < dim; ++d) {
+                nb.offset[d] = world_.offset_component(p[d], spos_[d * n + s], d);
+                nb.distance_squared += nb.offset[d] * nb.offset[d];
+            }
+            f(nb);
+        }
+    }
+
+    world_for<V> world_{};
+    scalar cell_size_ = scalar(1);
+    std::array<std::int32_t, dim> n_{};
+    std::array<scalar, dim> w_{};
+    std::array<scalar, dim> origin_{};
+    std::array<std::int32_t, dim> cmin_{}, cmax_{};
+    std::size_t mask_ = 0;
+    std::vector<std::size_t> bucket_start_, cursor_, order_, slot_, pbucket_;
+    std::vector<cell_t> pcell_, scell_;
+    std::vector<scalar> spos_;
+};
+
+} // namespace detail
+} // namespace boids

@@ -1,0 +1,175 @@
+// boids/flock.hpp - a ready-made flock step over flat arrays.
+//
+//   1. finder.build(positions)                 (all_pairs: nothing; grids: counting sort)
+//   2. every boid looks at the same old state: neighbours -> rules -> acceleration
+//   3. then all move: semi-implicit Euler in the speed band, and the world's edges
+//
+// Users may call flock_step or write the same loop from the same parts
+// (examples/own_loop.cpp). The workspace owns every buffer: after the first step of
+// a given flock size, a step allocates nothing (thread_count's threads aside).
+#pragma once
+#include <algorithm>
+#include <cmath>
+#include <vector>
+#include "executor.hpp"
+#include "flocking.hpp"
+#include "neighbors/world.hpp"
+#include "steer.hpp"
+
+namespace boids {
+
+enum class neighborhood_kind {
+    metric,      // every boid within the view radius (and the cone)
+    topological  // the k nearest (within the view radius)
+};
+
+template <class V>
+struct flock_config {
+    using S = scalar_t<V>;
+    world_for<V> world{};
+    steering_limits<S> limits{};
+    neighborhood_kind neighbors = neighborhood_kind::metric;
+    S view_radius = S(1);
+    S view_angle = S(360);  // degrees; a full circle means no cone
+    std::size_t k = 7;      // topological: how many
+    std::size_t max_neighbors = 256;  // metric: the nearest this many count (0: none)
+
+    separation<V> separate{S(1)};
+    alignment<V> align{};
+    cohesion<V> cohere{};
+    bool use_separation = true, use_alignment = true, use_cohesion = true;
+    S separation_weight = S(1), alignment_weight = S(1), cohesion_weight = S(1);
+
+    bool has_predator = false;
+    V predator{};
+    S panic_radius = S(0);
+    S flee_weight = S(1);
+
+    [[nodiscard]] validation validate() const noexcept {
+        if (auto v = limits.validate(); !v) return v;
+        if (auto v = world.validate(); !v) return v;
+        if (!(std::isfinite(view_radius) && view_radius > 0)) return detail::fail("view_radius", "must be finite and > 0");
+        if (!(view_angle >= 0 && view_angle <= S(360))) return detail::fail("view_angle", "must be in [0, 360] degrees");
+        if (neighbors == neighborhood_kind::topological && k == 0) return detail::fail("k", "must be >= 1");
+        if (!(std::isfinite(separate.radius) && separate.radius >= 0)) return detail::fail("separation.radius", "must be finite and >= 0");
+        if (!(std::isfinite(separate.strength) && separate.strength >= 0)) return detail::fail("separation.strength", "must be finite and >= 0");
+        for (S w : {separation_weight, alignment_weight, cohesion_weight, flee_weight})
+            if (!(std::isfinite(w) && w >= 0)) return detail::fail("weights", "must be finite and >= 0");
+        if (has_predator && !(std::isfinite(panic_radius) && panic_radius >= 0)) return detail::fail("panic_radius", "must be finite and >= 0");
+        if (has_predator && !boids::is_finite(predator)) return detail::fail("predator", "must be finite");
+        return {};
+    }
+};
+
+// Scratch space for flock_step: accelerations and one neighbour buffer per task.
+template <class V>
+struct flock_workspace {
+    using S = scalar_t<V>;
+    std::vector<V> accelerations;
+    std::vector<neighbor<S, dimension_v<V>>> neighbors;  // tasks * capacity
+    std::size_t capacity = 0;
+    std::size_t tasks = 0;
+
+    void prepare(std::size_t n, std::size_t task_count, std::size_t per_boid) {
+        if (accelerations.size() != n) accelerations.resize(n);
+        if (tasks != task_count || capacity != per_boid) {
+            tasks = task_count;
+            capacity = per_boid;
+            neighbors.resize(tasks * capacity);
+        }
+    }
+};
+
+// The acceleration of boid i from the neighbours found for it (sorted by index,
+// so every finder yields bit-identical sums). Boids whose own state is not finite
+// get none; neighbours that are not finite were never reported.
+template <class V>
+[[nodiscard]] V flock_acceleration(std::size_t i, span<const V> positions, span<const V> velocities,
+                                   neighborhood<V> nbrs, const flock_config<V>& cfg) noexcept {
+    using S = scalar_t<V>;
+    const V& p = positions[i];
+    const V& v = velocities[i];
+    if (!boids::is_finite(p) || !boids::is_finite(v)) return boids::zero<V>();
+    V sum = boids::zero<V>();
+    if (cfg.use_separation)
+        sum = boids::add_scaled(sum, cfg.separate(i, v, nbrs, cfg.limits), cfg.separation_weight);
+    if (cfg.use_alignment)
+        sum = boids::add_scaled(sum, cfg.align(v, nbrs, velocities, cfg.limits), cfg.alignment_weight);
+    if (cfg.use_cohesion)
+        sum = boids::add_scaled(sum, cfg.cohere(v, nbrs, cfg.limits), cfg.cohesion_weight);
+    if (cfg.has_predator) {
+        // Flee with no force outside the panic radius, measured as the world measures.
+        const V away = boids::offset(cfg.world, cfg.predator, p);
+        const S d2 = boids::length_squared(away);
+        if (!boids::is_zero(away) && d2 <= cfg.panic_radius * cfg.panic_radius) {
+            const V desired = boids::scale(boids::normalized_or_zero(away), cfg.limits.max_speed);
+            sum = boids::add_scaled(sum, boids::steer_toward(desired, v, cfg.limits), cfg.flee_weight);
+        }
+    }
+    const V a = boids::clamp_magnitude(sum, cfg.limits.max_force);
+    return boids::is_finite(a) ? a : boids::zero<V>();
+}
+
+// Finds boid i's neighbours with `finder` into `buffer` (capacity >= 1) and
+// returns them sorted by index.
+template <class V, class Finder>
+[[nodiscard]] neighborhood<V> find_neighbors(std::size_t i, const Finder& finder, span<const V> velocities,
+                                             const flock_config<V>& cfg,
+                                             span<neighbor<scalar_t<V>, dimension_v<V>>> buffer) {
+    using S = scalar_t<V>;
+    constexpr std::size_t D = dimension_v<V>;
+    std::size_t count = 0;
+    if (cfg.neighbors == neighborhood_kind::topological) {
+        k_nearest<S, D> knn(buffer, std::min(cfg.k, buffer.size()));
+        finder.nearest(i, knn, cfg.view_radius);
+        count = knn.size();
+    } else {
+        // Keep the nearest `capacity` (all of them, in any normal flock).
+        k_nearest<S, D> keep(buffer, buffer.size());
+        const auto cone = vision_cone<S, D>::from(velocities[i], cfg.view_angle);
+        finder.for_each_within(i, cfg.view_radius, cone, keep);
+        count = keep.size();
+    }
+    std::sort(buffer.begin(), buffer.begin() + count,
+              [](const auto& a, const auto& b) { return a.index < b.index; });
+    return {buffer.data(), count};
+}
+
+// One step of the whole flock. positions and velocities are updated in place.
+template <class V, class Finder, class Executor = sequential>
+void flock_step(span<V> positions, span<V> velocities, const flock_config<V>& cfg, Finder& finder,
+                flock_workspace<V>& ws, scalar_t<V> dt, Executor&& executor = {}) {
+    BOIDS_ASSERT(positions.size() == velocities.size(), "flock_step: positions and velocities differ in size");
+    BOIDS_ASSERT(dt >= 0, "flock_step: dt must be >= 0");
+    const std::size_t n = positions.size();
+    const std::size_t per_boid = std::max<std::size_t>(
+        1, cfg.neighbors == neighborhood_kind::topological ? cfg.k : cfg.max_neighbors);
+    const std::size_t tasks = std::max<std::size_t>(1, std::min<std::size_t>(n / 256 + 1, 4 * detail::concurrency_of(executor)));
+    ws.prepare(n, tasks, per_boid);
+    const span<const V> pos(positions.data(), n);
+    const span<const V> vel(velocities.data(), n);
+    finder.build(pos);
+
+    auto range = [n, tasks](std::size_t t, std::size_t& b, std::size_t& e) {
+        b = n * t / tasks;
+        e = n * (t + 1) / tasks;
+    };
+    executor(tasks, [&](std::size_t t) {  // look
+        std::size_t b, e;
+        range(t, b, e);
+        span<neighbor<scalar_t<V>, dimension_v<V>>> buf(ws.neighbors.data() + t * ws.capacity, ws.capacity);
+        for (std::size_t i = b; i < e; ++i)
+            ws.accelerations[i] = flock_acceleration(i, pos, vel, find_neighbors(i, finder, vel, cfg, buf), cfg);
+    });
+    executor(tasks, [&](std::size_t t) {  // then move
+        std::size_t b, e;
+        range(t, b, e);
+        for (std::size_t i = b; i < e; ++i) {
+            if (!boids::is_finite(positions[i]) || !boids::is_finite(velocities[i])) continue;
+            boids::integrate(positions[i], velocities[i], ws.accelerations[i], dt, cfg.limits);
+            boids::confine(cfg.world, positions[i], velocities[i]);
+        }
+    });
+}
+
+} // namespace boids

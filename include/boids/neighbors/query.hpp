@@ -1,0 +1,118 @@
+// boids/neighbors/query.hpp - what a neighbour query asks and what it reports.
+//
+// Finders (all_pairs, uniform_grid, hashed_grid) share these types, so they are
+// interchangeable: a metric query reports every neighbour to a sink; a topological
+// query fills a k_nearest sink. Results go to caller-owned storage, never to a
+// fresh container per query.
+#pragma once
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include "../span.hpp"
+#include "../vector.hpp"
+
+namespace boids {
+
+// One neighbour as a query reports it: who, how far (squared) and where (the
+// offset from the querying boid to it, minimum image in toroidal worlds).
+template <class S, std::size_t D>
+struct neighbor {
+    std::size_t index;
+    S distance_squared;
+    std::array<S, D> offset;
+};
+
+// A vision cone: a neighbour counts when the angle between the heading and the
+// offset to it is at most half the view angle. A boid with zero velocity, or a
+// view angle of 360 degrees or more, sees all around.
+template <class S, std::size_t D>
+struct vision_cone {
+    bool all_around = true;
+    std::array<S, D> heading{};  // unit
+    S cos_half_angle = S(-1);
+
+    template <class V>
+    [[nodiscard]] static vision_cone from(const V& velocity, S view_angle_degrees) noexcept {
+        vision_cone c;
+        if (!(view_angle_degrees < S(360))) return c;  // also NaN: no cone
+        const V h = boids::normalized_or_zero(velocity);
+        if (boids::is_zero(h)) return c;
+        c.all_around = false;
+        for (std::size_t i = 0; i < D; ++i) c.heading[i] = boids::get(h, i);
+        const S half = std::fmax(view_angle_degrees, S(0)) * S(0.5) * S(3.14159265358979323846 / 180.0);
+        c.cos_half_angle = std::cos(half);
+        return c;
+    }
+
+    // dot(unit offset, heading) >= cos(half angle), without normalizing the offset.
+    // A coincident neighbour (zero offset) is always seen.
+    [[nodiscard]] bool sees(const std::array<S, D>& off, S d2) const noexcept {
+        if (all_around) return true;
+        S dot = 0;
+        for (std::size_t i = 0; i < D; ++i) dot += off[i] * heading[i];
+        return dot >= cos_half_angle * std::sqrt(d2);
+    }
+};
+
+// A caller-provided buffer that keeps the k nearest reported neighbours, sorted by
+// (distance, index): ties go to the lower index, so results are reproducible.
+template <class S, std::size_t D>
+class k_nearest {
+public:
+    k_nearest() = default;
+    // `storage` must hold at least k entries; it is not owned.
+    k_nearest(span<neighbor<S, D>> storage, std::size_t k) noexcept
+        : buf_(storage.data()), capacity_(k < storage.size() ? k : storage.size()) {
+        BOIDS_ASSERT(k <= storage.size(), "k_nearest: storage smaller than k");
+    }
+
+    void clear() noexcept { size_ = 0; }
+    [[nodiscard]] std::size_t size() const noexcept { return size_; }
+    [[nodiscard]] std::size_t capacity() const noexcept { return capacity_; }
+    [[nodiscard]] bool full() const noexcept { return size_ == capacity_; }
+    // The squared distance a newcomer must beat (infinity until full).
+    [[nodiscard]] S worst_distance_squared() const noexcept {
+        return full() && size_ > 0 ? buf_[size_ - 1].distance_squared : std::numeric_limits<S>::infinity();
+    }
+    [[nodiscard]] span<const neighbor<S, D>> result() const noexcept { return {buf_, size_}; }
+    [[nodiscard]] const neighbor<S, D>& operator[](std::size_t i) const noexcept { return buf_[i]; }
+
+    // Offers one candidate; keeps it if it is among the k nearest so far.
+    void operator()(const neighbor<S, D>& n) noexcept {
+        if (capacity_ == 0) return;
+        if (full() && !less(n, buf_[size_ - 1])) return;
+        std::size_t pos = full() ? size_ - 1 : size_++;
+        while (pos > 0 && less(n, buf_[pos - 1])) {
+            buf_[pos] = buf_[pos - 1];
+            --pos;
+        }
+        buf_[pos] = n;
+    }
+
+private:
+    static bool less(const neighbor<S, D>& a, const neighbor<S, D>& b) noexcept {
+        return a.distance_squared < b.distance_squared ||
+               (a.distance_squared == b.distance_squared && a.index < b.index);
+    }
+    neighbor<S, D>* buf_ = nullptr;
+    std::size_t capacity_ = 0;
+    std::size_t size_ = 0;
+};
+
+// A sink that appends to a caller-provided buffer and counts what did not fit.
+template <class S, std::size_t D>
+struct buffer_sink {
+    span<neighbor<S, D>> storage;
+    std::size_t size = 0;
+    std::size_t dropped = 0;
+
+    void operator()(const neighbor<S, D>& n) noexcept {
+        if (size < storage.size()) storage[size++] = n;
+        else ++dropped;
+    }
+    [[nodiscard]] span<const neighbor<S, D>> result() const noexcept { return {storage.data(), size}; }
+};
+
+} // namespace boids

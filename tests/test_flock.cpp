@@ -1,0 +1,120 @@
+// Tests of boids/flock.hpp: the step's contract.
+#include "test_support.hpp"
+#include <cstring>
+#include <limits>
+#include <vector>
+#include <boids/flock.hpp>
+#include <boids/models/lesson.hpp>
+#include <boids/neighbors/all_pairs.hpp>
+#include <boids/neighbors/hashed_grid.hpp>
+#include <boids/neighbors/uniform_grid.hpp>
+#include "lab_vector.hpp"
+
+namespace {
+template <class V>
+bool same_bits(const std::vector<V>& a, const std::vector<V>& b) {
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(V)) == 0;
+}
+
+// A 3D toroidal flock of the physics model's shape (topological, linear rules).
+boids::flock_config<lab::vec3> cube_config(double side) {
+    boids::flock_config<lab::vec3> c;
+    c.world = boids::world<double, 3>::box(boids::edges::toroidal, {side, side, side});
+    c.limits = {2.0, 5.0, 0.5, 0.5};
+    c.neighbors = boids::neighborhood_kind::topological;
+    c.k = 7;
+    c.view_radius = 3.0;
+    c.separate = {1.0, boids::separation_falloff::linear, 10.0, 5};
+    c.align = {boids::social_form::linear, 1.0};
+    c.cohere = {boids::social_form::linear, 0.3};
+    return c;
+}
+} // namespace
+
+TEST_CASE("grid and all-pairs steps give the same flock, bit for bit", "[flock]") {
+    auto cfg = boids::lesson::config<lab::vec2>();
+    cfg.has_predator = true;
+    cfg.predator = {450, 270};
+    std::vector<lab::vec2> p0, v0;
+    boids::lesson::scatter(3, cfg, p0, v0, 200);
+    auto run = [&](auto finder) {
+        auto p = p0, v = v0;
+        boids::flock_workspace<lab::vec2> ws;
+        for (int s = 0; s < 200; ++s) boids::flock_step(boids::span<lab::vec2>(p), boids::span<lab::vec2>(v), cfg, finder, ws, 1.0 / 60);
+        return std::make_pair(p, v);
+    };
+    const auto a = run(boids::all_pairs<lab::vec2>(cfg.world));
+    const auto g = run(boids::uniform_grid<lab::vec2>(cfg.world, cfg.view_radius));
+    const auto h = run(boids::hashed_grid<lab::vec2>(cfg.world, cfg.view_radius));
+    CHECK(same_bits(a.first, g.first));
+    CHECK(same_bits(a.second, g.second));
+    CHECK(same_bits(a.first, h.first));
+}
+
+TEST_CASE("the threaded step equals the one-thread step bit for bit", "[flock][threads]") {
+    const auto cfg = cube_config(12);
+    std::vector<lab::vec3> p0, v0;
+    boids::lesson::scatter(9, cfg, p0, v0, 3000);
+    auto run = [&](std::size_t threads) {
+        auto p = p0, v = v0;
+        boids::uniform_grid<lab::vec3> grid(cfg.world, cfg.view_radius);
+        boids::flock_workspace<lab::vec3> ws;
+        for (int s = 0; s < 20; ++s)
+            boids::flock_step(boids::span<lab::vec3>(p), boids::span<lab::vec3>(v), cfg, grid, ws, 0.1, boids::thread_count{threads});
+        return p;
+    };
+    const auto one = run(1);
+    CHECK(same_bits(one, run(2)));
+    CHECK(same_bits(one, run(3)));
+    CHECK(same_bits(one, run(8)));
+}
+
+TEST_CASE("a NaN boid is not seen and does not spread", "[flock][finite]") {
+    const auto cfg = boids::lesson::config<lab::vec2>();
+    std::vector<lab::vec2> p, v;
+    boids::lesson::scatter(5, cfg, p, v, 60);
+    p[10] = {std::numeric_limits<double>::quiet_NaN(), 100};
+    v[20] = {std::numeric_limits<double>::infinity(), 0};
+    boids::uniform_grid<lab::vec2> grid(cfg.world, cfg.view_radius);
+    boids::flock_workspace<lab::vec2> ws;
+    for (int s = 0; s < 300; ++s) boids::flock_step(boids::span<lab::vec2>(p), boids::span<lab::vec2>(v), cfg, grid, ws, 1.0 / 60);
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        if (i == 10 || i == 20) continue;
+        CAPTURE(i);
+        CHECK(boids::is_finite(p[i]));
+        CHECK(boids::is_finite(v[i]));
+    }
+}
+
+TEST_CASE("degenerate flocks: none, one, dt = 0, k larger than the flock", "[flock][finite]") {
+    auto cfg = cube_config(5);
+    cfg.k = 50;
+    boids::uniform_grid<lab::vec3> grid(cfg.world, cfg.view_radius);
+    boids::flock_workspace<lab::vec3> ws;
+    for (std::size_t n : {0u, 1u, 2u, 9u}) {
+        std::vector<lab::vec3> p, v;
+        boids::lesson::scatter(n, cfg, p, v, n);
+        const auto before = p;
+        boids::flock_step(boids::span<lab::vec3>(p), boids::span<lab::vec3>(v), cfg, grid, ws, 0.0);
+        CHECK(same_bits(p, before));
+        for (int s = 0; s < 50; ++s) boids::flock_step(boids::span<lab::vec3>(p), boids::span<lab::vec3>(v), cfg, grid, ws, 0.1);
+        for (std::size_t i = 0; i < n; ++i) CHECK((boids::is_finite(p[i]) && boids::is_finite(v[i])));
+    }
+}
+
+TEST_CASE("flock_config::validate names the field", "[flock]") {
+    auto cfg = boids::lesson::config<lab::vec2>();
+    CHECK(cfg.validate().ok());
+    cfg.view_radius = -1;
+    CHECK(std::string(cfg.validate().field) == "view_radius");
+    cfg = boids::lesson::config<lab::vec2>();
+    cfg.limits.min_speed = 500;
+    CHECK(std::string(cfg.validate().field) == "min_speed");
+    cfg = boids::lesson::config<lab::vec2>();
+    cfg.neighbors = boids::neighborhood_kind::topological;
+    cfg.k = 0;
+    CHECK(std::string(cfg.validate().field) == "k");
+    cfg = boids::lesson::config<lab::vec2>();
+    cfg.world.size[1] = 0;
+    CHECK(std::string(cfg.validate().field) == "world.size");
+}

@@ -1,0 +1,70 @@
+// Whole scenes: the lesson's table over 30 seeds of our own, and a flock started
+// on one spot.
+#include "test_support.hpp"
+#include <algorithm>
+#include <vector>
+#include <boids/flock.hpp>
+#include <boids/gauges.hpp>
+#include <boids/models/lesson.hpp>
+#include <boids/neighbors/uniform_grid.hpp>
+#include "lab_vector.hpp"
+
+namespace {
+struct gauges {
+    double spacing, order;
+};
+gauges run_lesson(std::uint64_t seed, bool sep, bool ali, bool coh) {
+    auto cfg = boids::lesson::config<lab::vec2>();
+    cfg.use_separation = sep;
+    cfg.use_alignment = ali;
+    cfg.use_cohesion = coh;
+    std::vector<lab::vec2> p, v;
+    boids::lesson::scatter(seed, cfg, p, v, boids::lesson::default_boids);
+    boids::uniform_grid<lab::vec2> grid(cfg.world, cfg.view_radius);
+    boids::flock_workspace<lab::vec2> ws;
+    for (int step = 0; step < 600; ++step)
+        boids::flock_step(boids::span<lab::vec2>(p), boids::span<lab::vec2>(v), cfg, grid, ws, boids::lesson::dt);
+    return {boids::mean_nearest_distance(boids::span<const lab::vec2>(p), cfg.world),
+            boids::heading_order(boids::span<const lab::vec2>(v))};
+}
+double median(std::vector<double> x) {
+    std::sort(x.begin(), x.end());
+    return x.size() % 2 ? x[x.size() / 2] : 0.5 * (x[x.size() / 2 - 1] + x[x.size() / 2]);
+}
+} // namespace
+
+TEST_CASE("the lesson's table holds in median over 30 seeds", "[scene][lesson]") {
+    std::vector<double> all_s, all_o, nosep_s, noali_o, nocoh_s;
+    for (std::uint64_t seed = 1; seed <= 30; ++seed) {
+        const auto all = run_lesson(seed, true, true, true);
+        all_s.push_back(all.spacing);
+        all_o.push_back(all.order);
+        nosep_s.push_back(run_lesson(seed, false, true, true).spacing);
+        noali_o.push_back(run_lesson(seed, true, false, true).order);
+        nocoh_s.push_back(run_lesson(seed, true, true, false).spacing);
+    }
+    const double s = median(all_s), o = median(all_o);
+    CAPTURE(s, o, median(nosep_s), median(noali_o), median(nocoh_s));
+    CHECK(s >= 20.0);
+    CHECK(s <= 27.0);
+    CHECK(o >= 0.6);
+    CHECK(median(nosep_s) < 5.0);
+    CHECK(median(noali_o) < 0.25);
+    CHECK(median(nocoh_s) > 29.0);
+}
+
+TEST_CASE("60 boids started on one spot at rest spread apart, finite throughout", "[scene]") {
+    const auto cfg = boids::lesson::config<lab::vec2>();
+    std::vector<lab::vec2> p(60, lab::vec2{450, 270}), v(60, lab::vec2{0, 0});
+    boids::uniform_grid<lab::vec2> grid(cfg.world, cfg.view_radius);
+    boids::flock_workspace<lab::vec2> ws;
+    bool finite = true;
+    for (int step = 0; step < 300; ++step) {
+        boids::flock_step(boids::span<lab::vec2>(p), boids::span<lab::vec2>(v), cfg, grid, ws, boids::lesson::dt);
+        for (std::size_t i = 0; i < p.size(); ++i) finite = finite && boids::is_finite(p[i]) && boids::is_finite(v[i]);
+    }
+    CHECK(finite);
+    const double spacing = boids::mean_nearest_distance(boids::span<const lab::vec2>(p), cfg.world);
+    CAPTURE(spacing);
+    CHECK(spacing > 10.0);  // they started 0 px apart
+}

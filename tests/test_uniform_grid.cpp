@@ -1,0 +1,38 @@
+// Tests of boids/neighbors/uniform_grid.hpp: the same neighbours as all_pairs, for
+// every kind of world, in 2D and 3D, metric (with and without the cone) and topological.
+#include "neighbor_check.hpp"
+#include <boids/neighbors/uniform_grid.hpp>
+
+TEMPLATE_TEST_CASE("uniform_grid agrees with all_pairs on random flocks", "[uniform_grid][property]",
+                   BOIDS_ALL_VEC_TYPES) {
+    using V = TestType;
+    using S = boids::scalar_t<V>;
+    const auto kind = GENERATE(boids::edges::bounded, boids::edges::wrap, boids::edges::toroidal, boids::edges::open);
+    const auto seed = GENERATE(range<std::uint64_t>(1, 4));
+    const auto world = kind == boids::edges::open ? boids::world_for<V>{} : test::box<V>(kind, 100, 70, 40);
+    CAPTURE(static_cast<int>(kind));
+    test::check_against_all_pairs<V, boids::uniform_grid<V>>(
+        world, [&](S radius) { return boids::uniform_grid<V>(world, radius); }, seed);
+}
+
+TEMPLATE_TEST_CASE("uniform_grid in a world only a cell or two wide", "[uniform_grid][property]", BOIDS_VEC2_TYPES) {
+    using V = TestType;
+    using S = boids::scalar_t<V>;
+    // Radius 9 in a 10 x 25 torus: one cell across, two down; no boid may be seen twice.
+    const auto world = test::box<V>(boids::edges::toroidal, 10, 25);
+    test::check_against_all_pairs<V, boids::uniform_grid<V>>(
+        world, [&](S) { return boids::uniform_grid<V>(world, S(9)); }, 11);
+}
+
+TEST_CASE("uniform_grid lays out whole cells no smaller than asked", "[uniform_grid]") {
+    struct v2 { double x, y; };
+    using world = boids::world<double, 2>;
+    std::vector<plain_vec2> none;
+    boids::uniform_grid<plain_vec2> g(boids::world<float, 2>::box(boids::edges::wrap, {900.f, 540.f}), 60.f);
+    g.build(boids::span<const plain_vec2>(none));
+    CHECK(g.cells_per_axis()[0] == 15);
+    CHECK(g.cells_per_axis()[1] == 9);
+    CHECK(g.bucket_count() == 135);
+    (void)sizeof(v2);
+    (void)sizeof(world);
+}
