@@ -13,6 +13,7 @@
 #include "neighbors/all_pairs.hpp"
 #include "neighbors/uniform_grid.hpp"
 #include "neighbors/hashed_grid.hpp"
+#include "neighbors/auto_finder.hpp"
 #include "flocking.hpp"
 #include "executor.hpp"
 #include "flock.hpp"

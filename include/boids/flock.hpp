@@ -124,11 +124,15 @@ template <class V, class Finder>
         finder.nearest(i, knn, cfg.view_radius);
         count = knn.size();
     } else {
-        // Keep the nearest `capacity` (all of them, in any normal flock).
-        k_nearest<S, D> keep(buffer, buffer.size());
         const auto cone = vision_cone<S, D>::from(velocities[i], cfg.view_angle);
-        finder.for_each_within(i, cfg.view_radius, cone, keep);
-        count = keep.size();
+        buffer_sink<S, D> all{buffer};
+        finder.for_each_within(i, cfg.view_radius, cone, all);
+        count = all.size;
+        if (all.dropped > 0) {  // more than fit: keep the nearest (ties by index)
+            k_nearest<S, D> keep(buffer, buffer.size());
+            finder.for_each_within(i, cfg.view_radius, cone, keep);
+            count = keep.size();
+        }
     }
     std::sort(buffer.begin(), buffer.begin() + count,
               [](const auto& a, const auto& b) { return a.index < b.index; });

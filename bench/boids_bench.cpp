@@ -1,0 +1,184 @@
+// boids-bench: neighbour search and whole flock steps.
+//   neighbors/<metric|topological>/<2d|3d>/<all_pairs|grid>/N
+//   step/<lesson|standard2d|standard3d>/<all_pairs|grid|auto>/N/threads:T
+// The standard scene: N boids uniform in a square of side sqrt(N) (density 1),
+// toroidal, view radius sqrt(15/pi) (about 15 neighbours), float, inverse-square
+// separation + alignment + cohesion, no cone, speed band, dt = 0.1. In 3D a cube of
+// side cbrt(N), radius cbrt(45/(4 pi)).
+#include <benchmark/benchmark.h>
+#include <cmath>
+#include <string>
+#include <vector>
+#include <boids/boids.hpp>
+#include "lab_vector.hpp"
+
+namespace {
+
+struct f2 {
+    float x, y;
+};
+struct f3 {
+    float x, y, z;
+};
+} // namespace
+BOIDS_REGISTER_VECTOR2(f2, float, x, y)
+BOIDS_REGISTER_VECTOR3(f3, float, x, y, z)
+
+namespace {
+
+template <class V>
+boids::flock_config<V> standard_scene(std::size_t n) {
+    using S = boids::scalar_t<V>;
+    constexpr bool three = boids::dimension_v<V> == 3;
+    const double side = three ? std::cbrt(double(n)) : std::sqrt(double(n));
+    const double radius = three ? std::cbrt(45.0 / (4.0 * M_PI)) : std::sqrt(15.0 / M_PI);
+    boids::flock_config<V> c;
+    c.world.kind = boids::edges::toroidal;
+    c.world.size.fill(S(side));
+    c.limits = {S(1.0), S(2.0), S(0.5), S(0.3)};
+    c.view_radius = S(radius);
+    c.separate = {S(radius * 0.5), boids::separation_falloff::inverse_square, S(0.05)};
+    c.align = {boids::social_form::linear, S(1.0)};
+    c.cohere = {boids::social_form::linear, S(0.2)};
+    c.max_neighbors = 64;
+    return c;
+}
+
+template <class V>
+void scatter(std::size_t n, const boids::flock_config<V>& c, std::vector<V>& p, std::vector<V>& v) {
+    boids::lesson::scatter(1234, c, p, v, n);
+}
+
+enum finder_kind { all_pairs_k, grid_k, auto_k };
+
+template <class V, class F>
+void run_neighbors(benchmark::State& state, F& finder, bool topological) {
+    const auto n = static_cast<std::size_t>(state.range(0));
+    const auto cfg = standard_scene<V>(n);
+    std::vector<V> p, v;
+    scatter(n, cfg, p, v);
+    using S = boids::scalar_t<V>;
+    constexpr std::size_t D = boids::dimension_v<V>;
+    std::vector<boids::neighbor<S, D>> buf(64);
+    double found = 0;
+    for (auto _ : state) {
+        finder.build(boids::span<const V>(p));
+        std::size_t total = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            boids::k_nearest<S, D> sink(boids::span<boids::neighbor<S, D>>(buf), topological ? 7 : 64);
+            if (topological) finder.nearest(i, sink);
+            else finder.for_each_within(i, cfg.view_radius, sink);
+            total += sink.size();
+        }
+        found = double(total);
+        benchmark::DoNotOptimize(total);
+    }
+    state.SetComplexityN(state.range(0));
+    state.counters["neighbors_per_boid"] = found / double(n);
+    state.counters["ns_per_boid"] = benchmark::Counter(double(n) * 1e-9,
+                                                       benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
+template <class V>
+void bm_neighbors(benchmark::State& state, bool topological, finder_kind kind) {
+    const auto n = static_cast<std::size_t>(state.range(0));
+    const auto cfg = standard_scene<V>(n);
+    if (kind == all_pairs_k) {
+        boids::all_pairs<V> f(cfg.world);
+        run_neighbors<V>(state, f, topological);
+    } else {
+        boids::uniform_grid<V> f(cfg.world, cfg.view_radius);
+        run_neighbors<V>(state, f, topological);
+    }
+}
+
+template <class V>
+void bm_step(benchmark::State& state, finder_kind kind, bool lesson) {
+    const auto n = static_cast<std::size_t>(state.range(0));
+    const auto threads = static_cast<std::size_t>(state.range(1));
+    auto cfg = lesson ? boids::flock_config<V>{} : standard_scene<V>(n);
+    double dt = 0.1;
+    if constexpr (boids::dimension_v<V> == 2) {
+        if (lesson) {
+            cfg = boids::lesson::config<V>();
+            dt = boids::lesson::dt;
+        }
+    }
+    std::vector<V> p, v;
+    scatter(n, cfg, p, v);
+    boids::flock_workspace<V> ws;
+    const auto p0 = p, v0 = v;
+    auto go = [&](auto& finder) {
+        std::size_t since_reset = 0;
+        for (auto _ : state) {
+            // The scene starts uniform; left running it clumps (cohesion), which would
+            // measure another density. Restart it every 10 steps, outside the timing.
+            if (++since_reset == 10) {
+                state.PauseTiming();
+                p = p0;
+                v = v0;
+                since_reset = 0;
+                state.ResumeTiming();
+            }
+            boids::flock_step(boids::span<V>(p), boids::span<V>(v), cfg, finder, ws, boids::scalar_t<V>(dt),
+                              boids::thread_count{threads});
+        }
+    };
+    if (kind == all_pairs_k) {
+        boids::all_pairs<V> f(cfg.world);
+        go(f);
+    } else if (kind == grid_k) {
+        boids::uniform_grid<V> f(cfg.world, cfg.view_radius);
+        go(f);
+    } else {
+        boids::auto_finder<V> f(cfg.world, cfg.view_radius);
+        go(f);
+    }
+    state.SetComplexityN(state.range(0));
+    state.counters["ns_per_boid"] = benchmark::Counter(double(n) * 1e-9,
+                                                       benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
+const std::vector<long> sizes{100, 300, 500, 1000, 2000, 10000, 100000};
+
+void register_all() {
+    for (bool topo : {false, true})
+        for (int d : {2, 3})
+            for (finder_kind k : {all_pairs_k, grid_k}) {
+                const std::string name = std::string("neighbors/") + (topo ? "topological" : "metric") + "/" +
+                                         (d == 2 ? "2d" : "3d") + "/" + (k == all_pairs_k ? "all_pairs" : "grid");
+                auto* b = d == 2 ? benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& s) { bm_neighbors<f2>(s, topo, k); })
+                                 : benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& s) { bm_neighbors<f3>(s, topo, k); });
+                for (long n : sizes)
+                    if (k == grid_k || n <= 10000) b->Arg(n);
+                b->Complexity(k == all_pairs_k ? benchmark::oNSquared : benchmark::oN)->Unit(benchmark::kMicrosecond);
+            }
+    for (finder_kind k : {all_pairs_k, grid_k, auto_k}) {
+        const std::string fk = k == all_pairs_k ? "all_pairs" : (k == grid_k ? "grid" : "auto");
+        auto* lesson = benchmark::RegisterBenchmark(("step/lesson/" + fk).c_str(),
+                                                    [=](benchmark::State& s) { bm_step<lab::vec2>(s, k, true); });
+        for (long n : {30, 60, 100, 200, 300, 500}) lesson->Args({n, 1});
+        lesson->Unit(benchmark::kMicrosecond);
+        if (k == auto_k) continue;
+        for (int d : {2, 3}) {
+            const std::string name = std::string("step/standard") + (d == 2 ? "2d" : "3d") + "/" + fk;
+            auto* b = d == 2 ? benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& s) { bm_step<f2>(s, k, false); })
+                             : benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& s) { bm_step<f3>(s, k, false); });
+            for (long n : {100L, 500L, 10000L, 100000L, 1000000L})
+                for (long t : {1L, 2L})
+                    if ((k == grid_k || n <= 10000) && (t == 1 || n >= 10000)) b->Args({n, t});
+            b->ArgNames({"", "threads"})->Unit(benchmark::kMicrosecond);
+        }
+    }
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    register_all();
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}

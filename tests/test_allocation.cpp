@@ -1,0 +1,56 @@
+// No allocation in a steady-state step: a counting global operator new, in a test
+// program of its own so the replacement touches nothing else.
+#include "test_support.hpp"
+#include <atomic>
+#include <cstdlib>
+#include <new>
+#include <vector>
+#include <boids/flock.hpp>
+#include <boids/models/lesson.hpp>
+#include <boids/neighbors/all_pairs.hpp>
+#include <boids/neighbors/auto_finder.hpp>
+#include <boids/neighbors/hashed_grid.hpp>
+#include <boids/neighbors/uniform_grid.hpp>
+#include "lab_vector.hpp"
+
+namespace {
+std::atomic<long> g_allocations{0};
+}
+
+void* operator new(std::size_t size) {
+    ++g_allocations;
+    if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+    std::abort();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+
+namespace {
+template <class Finder>
+long allocations_after_first_step(Finder finder, boids::neighborhood_kind kind) {
+    auto cfg = boids::lesson::config<lab::vec2>();
+    cfg.neighbors = kind;
+    std::vector<lab::vec2> p, v;
+    boids::lesson::scatter(1, cfg, p, v, 500);
+    boids::flock_workspace<lab::vec2> ws;
+    boids::span<lab::vec2> ps(p), vs(v);
+    boids::flock_step(ps, vs, cfg, finder, ws, 1.0 / 60);  // the first step sizes every buffer
+    const long before = g_allocations.load();
+    for (int s = 0; s < 20; ++s) boids::flock_step(ps, vs, cfg, finder, ws, 1.0 / 60);
+    return g_allocations.load() - before;
+}
+} // namespace
+
+TEST_CASE("a steady-state flock step allocates nothing", "[flock][allocation]") {
+    const auto cfg = boids::lesson::config<lab::vec2>();
+    for (auto kind : {boids::neighborhood_kind::metric, boids::neighborhood_kind::topological}) {
+        CHECK(allocations_after_first_step(boids::all_pairs<lab::vec2>(cfg.world), kind) == 0);
+        CHECK(allocations_after_first_step(boids::uniform_grid<lab::vec2>(cfg.world, cfg.view_radius), kind) == 0);
+        CHECK(allocations_after_first_step(boids::hashed_grid<lab::vec2>(cfg.world, cfg.view_radius), kind) == 0);
+        CHECK(allocations_after_first_step(boids::auto_finder<lab::vec2>(cfg.world, cfg.view_radius), kind) == 0);
+    }
+    // The counter itself works: a vector allocates.
+    const long before = g_allocations.load();
+    std::vector<int> probe(10);
+    CHECK(g_allocations.load() > before);
+}
