@@ -32,10 +32,10 @@ bench=build/release/bench/boids-bench
 if [ -x "$bench" ]; then
   "$bench" --benchmark_filter='step/lesson/(all_pairs|grid)/(100|300|500)/' --benchmark_min_time=0.05 \
     --benchmark_repetitions=3 --benchmark_report_aggregates_only=true --benchmark_format=csv 2>/dev/null \
-  | awk -F, '/_median/ { gsub(/"/, "", $1); split($1, p, "/"); t[p[3]][p[4]] = $3; u = $5 }
+  | awk -F, '/_median/ { gsub(/"/, "", $1); split($1, p, "/"); t[p[3] "," p[4]] = $3; u = $5 }
              END { printf "%-8s %14s %14s %8s\n", "boids", "all-pairs (" u ")", "grid (" u ")", "ratio";
                    n[1] = 100; n[2] = 300; n[3] = 500;
-                   for (i = 1; i <= 3; i++) printf "%-8d %14.1f %14.1f %8.2f\n", n[i], t["all_pairs"][n[i]], t["grid"][n[i]], t["all_pairs"][n[i]] / t["grid"][n[i]] }'
+                   for (i = 1; i <= 3; i++) printf "%-8d %14.1f %14.1f %8.2f\n", n[i], t["all_pairs," n[i]], t["grid," n[i]], t["all_pairs," n[i]] / t["grid," n[i]] }'
 else
   echo "(boids-bench not built: Google Benchmark missing)"
 fi
