@@ -13,7 +13,7 @@
 namespace {
 template <class V>
 bool same_bits(const std::vector<V>& a, const std::vector<V>& b) {
-    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(V)) == 0;
+    return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(V)) == 0);
 }
 
 // A 3D toroidal flock of the physics model's shape (topological, linear rules).
