@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <vector>
+#include "behaviors/seek_flee_arrive.hpp"
 #include "executor.hpp"
 #include "flocking.hpp"
 #include "neighbors/world.hpp"
@@ -86,7 +87,6 @@ struct flock_workspace {
 template <class V>
 [[nodiscard]] V flock_acceleration(std::size_t i, span<const V> positions, span<const V> velocities,
                                    neighborhood<V> nbrs, const flock_config<V>& cfg) noexcept {
-    using S = scalar_t<V>;
     const V& p = positions[i];
     const V& v = velocities[i];
     if (!boids::is_finite(p) || !boids::is_finite(v)) return boids::zero<V>();
@@ -98,13 +98,11 @@ template <class V>
     if (cfg.use_cohesion)
         sum = boids::add_scaled(sum, cfg.cohere(v, nbrs, cfg.limits), cfg.cohesion_weight);
     if (cfg.has_predator) {
-        // Flee with no force outside the panic radius, measured as the world measures.
+        // Flee with no force outside the panic radius, the offset measured as the world
+        // measures it: the boid sits at `away` from a predator at the origin.
         const V away = boids::offset(cfg.world, cfg.predator, p);
-        const S d2 = boids::length_squared(away);
-        if (!boids::is_zero(away) && d2 <= cfg.panic_radius * cfg.panic_radius) {
-            const V desired = boids::scale(boids::normalized_or_zero(away), cfg.limits.max_speed);
-            sum = boids::add_scaled(sum, boids::steer_toward(desired, v, cfg.limits), cfg.flee_weight);
-        }
+        const flee<V> from_predator{boids::zero<V>(), cfg.panic_radius, cfg.limits, flee_outside::ignore};
+        sum = boids::add_scaled(sum, from_predator(away, v), cfg.flee_weight);
     }
     const V a = boids::clamp_magnitude(sum, cfg.limits.max_force);
     return boids::is_finite(a) ? a : boids::zero<V>();

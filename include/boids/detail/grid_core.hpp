@@ -279,6 +279,16 @@ private:
             hi = n_[d] - 1 - c;
         }
     }
+    // Per axis, the offsets in [-reach, reach] that name distinct, existing cells.
+    void clipped_offsets(const cell_t& c, std::int32_t reach, std::array<std::int32_t, dim>& lo,
+                         std::array<std::int32_t, dim>& hi) const noexcept {
+        for (std::size_t d = 0; d < dim; ++d) {
+            std::int32_t wl, wh;
+            axis_window(d, c[d], wl, wh);
+            lo[d] = std::max(-reach, wl);
+            hi[d] = std::min(reach, wh);
+        }
+    }
     [[nodiscard]] std::int32_t wrap_cell(std::int32_t c, std::size_t d) const noexcept {
         if (Hashed || world_.kind != edges::toroidal) return c;
         c %= n_[d];
@@ -290,12 +300,7 @@ private:
     template <class Visit>
     void for_each_cell_in_box(const cell_t& c, std::int32_t reach, Visit&& visit) const {
         std::array<std::int32_t, dim> lo{}, hi{};
-        for (std::size_t d = 0; d < dim; ++d) {
-            std::int32_t wl, wh;
-            axis_window(d, c[d], wl, wh);
-            lo[d] = std::max(-reach, wl);
-            hi[d] = std::min(reach, wh);
-        }
+        clipped_offsets(c, reach, lo, hi);
         if (Hashed) {
             cell_t o{};
             iterate_box(lo, hi, o, 0, [&](const cell_t& off) {
@@ -328,12 +333,7 @@ private:
     template <class Visit>
     void for_each_cell_on_ring(const cell_t& c, std::int32_t ring, Visit&& visit) const {
         std::array<std::int32_t, dim> lo{}, hi{};
-        for (std::size_t d = 0; d < dim; ++d) {
-            std::int32_t wl, wh;
-            axis_window(d, c[d], wl, wh);
-            lo[d] = std::max(-ring, wl);
-            hi[d] = std::min(ring, wh);
-        }
+        clipped_offsets(c, ring, lo, hi);
         cell_t o{};
         iterate_box(lo, hi, o, 0, [&](const cell_t& off) {
             std::int32_t m = 0;
