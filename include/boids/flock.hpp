@@ -13,11 +13,21 @@
 #include <vector>
 #include "behaviors/seek_flee_arrive.hpp"
 #include "executor.hpp"
+#include "detail/flock_kernel.hpp"
 #include "flocking.hpp"
 #include "neighbors/world.hpp"
 #include "steer.hpp"
 
 namespace boids {
+
+// The order in which a boid's neighbours are summed.
+enum class neighbor_order {
+    // The finder's own order. Grids scan cells with a vectorised kernel: fastest.
+    // Bit-identical for any thread count; differs from all_pairs in the last bits.
+    finder,
+    // By boid index: every finder gives the same bits (slower: a sort per boid).
+    by_index
+};
 
 enum class neighborhood_kind {
     metric,      // every boid within the view radius (and the cone)
@@ -34,6 +44,7 @@ struct flock_config {
     S view_angle = S(360);  // degrees; a full circle means no cone
     std::size_t k = 7;      // topological: how many
     std::size_t max_neighbors = 256;  // metric: the nearest this many count (0: none)
+    neighbor_order order = neighbor_order::finder;
 
     separation<V> separate{S(1)};
     alignment<V> align{};
@@ -68,6 +79,7 @@ struct flock_workspace {
     using S = scalar_t<V>;
     std::vector<V> accelerations;
     std::vector<neighbor<S, dimension_v<V>>> neighbors;  // tasks * capacity
+    std::vector<S> sorted_velocities;                    // per axis, in the grid's cell order
     std::size_t capacity = 0;
     std::size_t tasks = 0;
 
@@ -81,22 +93,20 @@ struct flock_workspace {
     }
 };
 
-// The acceleration of boid i from the neighbours found for it (sorted by index,
-// so every finder yields bit-identical sums). Boids whose own state is not finite
-// get none; neighbours that are not finite were never reported.
+// The blend of the rules from a neighbourhood's sums (see flocking.hpp's finish()
+// functions), clamped to the maximum force. Never returns a non-finite value.
 template <class V>
-[[nodiscard]] V flock_acceleration(std::size_t i, span<const V> positions, span<const V> velocities,
-                                   neighborhood<V> nbrs, const flock_config<V>& cfg) noexcept {
-    const V& p = positions[i];
-    const V& v = velocities[i];
-    if (!boids::is_finite(p) || !boids::is_finite(v)) return boids::zero<V>();
+[[nodiscard]] V flock_acceleration_from_sums(const V& p, const V& v, std::size_t count, const V& push,
+                                             const V& coincident, bool any_coincident, const V& offset_sum,
+                                             const V& velocity_sum, const flock_config<V>& cfg) noexcept {
     V sum = boids::zero<V>();
     if (cfg.use_separation)
-        sum = boids::add_scaled(sum, cfg.separate(i, v, nbrs, cfg.limits), cfg.separation_weight);
+        sum = boids::add_scaled(sum, cfg.separate.finish(push, coincident, any_coincident, v, cfg.limits),
+                                cfg.separation_weight);
     if (cfg.use_alignment)
-        sum = boids::add_scaled(sum, cfg.align(v, nbrs, velocities, cfg.limits), cfg.alignment_weight);
+        sum = boids::add_scaled(sum, cfg.align.finish(velocity_sum, count, v, cfg.limits), cfg.alignment_weight);
     if (cfg.use_cohesion)
-        sum = boids::add_scaled(sum, cfg.cohere(v, nbrs, cfg.limits), cfg.cohesion_weight);
+        sum = boids::add_scaled(sum, cfg.cohere.finish(offset_sum, count, v, cfg.limits), cfg.cohesion_weight);
     if (cfg.has_predator) {
         // Flee with no force outside the panic radius, the offset measured as the world
         // measures it: the boid sits at `away` from a predator at the origin.
@@ -106,6 +116,33 @@ template <class V>
     }
     const V a = boids::clamp_magnitude(sum, cfg.limits.max_force);
     return boids::is_finite(a) ? a : boids::zero<V>();
+}
+
+// The acceleration of boid i from the neighbours found for it, summed in the
+// order given. Boids whose own state is not finite get none.
+template <class V>
+[[nodiscard]] V flock_acceleration(std::size_t i, span<const V> positions, span<const V> velocities,
+                                   neighborhood<V> nbrs, const flock_config<V>& cfg) noexcept {
+    const V& p = positions[i];
+    const V& v = velocities[i];
+    if (!boids::is_finite(p) || !boids::is_finite(v)) return boids::zero<V>();
+    const auto& sep = cfg.separate;
+    const auto sep_r2 = sep.radius * sep.radius;
+    V push = boids::zero<V>(), coincident = boids::zero<V>(), offsets = boids::zero<V>(), vels = boids::zero<V>();
+    bool any_coincident = false;
+    for (const auto& n : nbrs) {
+        const V off = detail::to_vector<V>(n.offset);
+        offsets = boids::add(offsets, off);
+        vels = boids::add(vels, velocities[n.index]);
+        if (!(n.distance_squared < sep_r2)) continue;
+        if (n.distance_squared == 0) {
+            coincident = boids::add(coincident, coincident_push<V>(sep.seed, i, n.index));
+            any_coincident = true;
+        } else {
+            push = boids::add_scaled(push, off, sep.push_weight(n.distance_squared));
+        }
+    }
+    return flock_acceleration_from_sums(p, v, nbrs.size(), push, coincident, any_coincident, offsets, vels, cfg);
 }
 
 // Finds boid i's neighbours with `finder` into `buffer` (capacity >= 1) and
@@ -132,10 +169,97 @@ template <class V, class Finder>
             count = keep.size();
         }
     }
-    std::sort(buffer.begin(), buffer.begin() + count,
-              [](const auto& a, const auto& b) { return a.index < b.index; });
-    return {buffer.data(), count};
+    // A boid whose velocity is not finite is not seen (its position was checked by the finder).
+    std::size_t kept = 0;
+    for (std::size_t k = 0; k < count; ++k)
+        if (boids::is_finite(velocities[buffer[k].index])) buffer[kept++] = buffer[k];
+    if (cfg.order == neighbor_order::by_index)
+        std::sort(buffer.begin(), buffer.begin() + kept, [](const auto& a, const auto& b) { return a.index < b.index; });
+    return {buffer.data(), kept};
 }
+
+namespace detail {
+template <class F, class = void>
+struct has_contiguous_runs : std::false_type {};
+template <class F>
+struct has_contiguous_runs<F, std::enable_if_t<F::has_contiguous_runs>> : std::true_type {};
+
+// The fused metric path over a dense grid: gathers velocities into cell order, then
+// computes each boid's sums with the lane kernel. Returns false (having done nothing
+// to the accelerations) when this step cannot use it: a state that is not finite, or
+// a toroidal position outside the box.
+template <class V, class Grid, class Executor>
+bool fused_metric_accelerations(span<const V> pos, span<const V> vel, const flock_config<V>& cfg, const Grid& grid,
+                                flock_workspace<V>& ws, std::size_t tasks, Executor& executor) {
+    using S = scalar_t<V>;
+    constexpr std::size_t D = dimension_v<V>;
+    const std::size_t n = pos.size();
+    // Lane indices are floating-point numbers in the kernel: exact below 2^mantissa.
+    if (static_cast<double>(n) >= std::ldexp(1.0, std::numeric_limits<S>::digits - 1)) return false;
+    const bool toroidal = cfg.world.kind == edges::toroidal;
+    const auto order = grid.order();
+    if (ws.sorted_velocities.size() != n * D + Grid::padding) ws.sorted_velocities.assign(n * D + Grid::padding, S(0));
+    for (std::size_t s = 0; s < n; ++s) {
+        const V& p = pos[order[s]];
+        const V& v = vel[order[s]];
+        if (!boids::is_finite(p) || !boids::is_finite(v)) return false;
+        for (std::size_t d = 0; d < D; ++d) {
+            if (toroidal && !(boids::get(p, d) >= S(0) && boids::get(p, d) < cfg.world.size[d])) return false;
+            ws.sorted_velocities[d * n + s] = boids::get(v, d);
+        }
+    }
+    const bool cone = cfg.view_angle < S(360);
+    const bool linear = cfg.separate.falloff == separation_falloff::linear;
+    const S* axes = grid.sorted_axis(0).data();
+    const auto plan = grid.plan_for(cfg.view_radius);
+    executor(tasks, [&](std::size_t t) {
+        const std::size_t b = n * t / tasks, e = n * (t + 1) / tasks;
+        span<neighbor<S, D>> buf(ws.neighbors.data() + t * ws.capacity, ws.capacity);
+        const S* vels = ws.sorted_velocities.data();
+        for (std::size_t s = b; s < e; ++s) {
+            const std::size_t i = order[s];
+            // This boid's own state from the cell-ordered copies: sequential reads.
+            const V p_i = boids::generate<V>([&](std::size_t d) { return axes[d * n + s]; });
+            const V v_i = boids::generate<V>([&](std::size_t d) { return vels[d * n + s]; });
+            kernel_query<S, D> q{};
+            for (std::size_t d = 0; d < D; ++d) {
+                q.p[d] = axes[d * n + s];
+                q.size[d] = cfg.world.size[d];
+                q.half[d] = cfg.world.size[d] * S(0.5);
+            }
+            const auto vc = vision_cone<S, D>::from(v_i, cfg.view_angle);
+            q.heading = vc.heading;
+            q.cos_half = vc.cos_half_angle;
+            q.r2 = cfg.view_radius * cfg.view_radius;
+            q.sep_radius = cfg.separate.radius;
+            q.sep_r2 = cfg.separate.radius * cfg.separate.radius;
+            q.self = s;
+            q.n = n;
+            q.pos = axes;
+            q.vel = vels;
+            neighborhood_sums<S, D> sums;
+            const bool use_cone = cone && !vc.all_around;
+            // Eight instantiations, so each inner loop is free of these branches.
+            if (toroidal) {
+                if (use_cone) linear ? gather_sums<true, true, true>(grid, q, plan, sums) : gather_sums<true, true, false>(grid, q, plan, sums);
+                else linear ? gather_sums<true, false, true>(grid, q, plan, sums) : gather_sums<true, false, false>(grid, q, plan, sums);
+            } else {
+                if (use_cone) linear ? gather_sums<false, true, true>(grid, q, plan, sums) : gather_sums<false, true, false>(grid, q, plan, sums);
+                else linear ? gather_sums<false, false, true>(grid, q, plan, sums) : gather_sums<false, false, false>(grid, q, plan, sums);
+            }
+            if (sums.coincident > 0 || sums.count > cfg.max_neighbors) {  // rare: the exact general path
+                ws.accelerations[i] = flock_acceleration(i, pos, vel, find_neighbors(i, grid, vel, cfg, buf), cfg);
+                continue;
+            }
+            const V zero = boids::zero<V>();
+            ws.accelerations[i] = flock_acceleration_from_sums(
+                p_i, v_i, sums.count, to_vector<V>(sums.push), zero, false, to_vector<V>(sums.offset),
+                to_vector<V>(sums.velocity), cfg);
+        }
+    });
+    return true;
+}
+} // namespace detail
 
 // One step of the whole flock. positions and velocities are updated in place.
 template <class V, class Finder, class Executor = sequential>
@@ -156,7 +280,12 @@ void flock_step(span<V> positions, span<V> velocities, const flock_config<V>& cf
         b = n * t / tasks;
         e = n * (t + 1) / tasks;
     };
-    executor(tasks, [&](std::size_t t) {  // look
+    bool looked = false;
+    if constexpr (detail::has_contiguous_runs<std::remove_cv_t<Finder>>::value) {
+        if (cfg.neighbors == neighborhood_kind::metric && cfg.order == neighbor_order::finder)
+            looked = detail::fused_metric_accelerations(pos, vel, cfg, finder, ws, tasks, executor);
+    }
+    if (!looked) executor(tasks, [&](std::size_t t) {  // look
         std::size_t b, e;
         range(t, b, e);
         span<neighbor<scalar_t<V>, dimension_v<V>>> buf(ws.neighbors.data() + t * ws.capacity, ws.capacity);

@@ -47,6 +47,39 @@ struct separation {
     S strength = S(1);            // inverse_square: length^3/s^2; linear: length/s^2
     std::uint64_t seed = 0;       // picks the directions coincident boids are pushed apart
 
+    // The factor w with which a neighbour at offset x (0 < |x|^2 < radius^2) adds w * x
+    // to the push: -1/d^2 (lesson, inverse_square) or -(1 - d/radius)/d (linear).
+    [[nodiscard]] S push_weight(S distance_squared) const noexcept {
+        if (falloff == separation_falloff::linear) {
+            const S d = std::sqrt(distance_squared);
+            return -(S(1) - d / radius) / d;
+        }
+        return S(-1) / distance_squared;
+    }
+
+    // The acceleration from the summed push and the summed coincident directions.
+    [[nodiscard]] V finish(const V& push, const V& coincident, bool any_coincident, const V& velocity,
+                           const steering_limits<S>& limits) const noexcept {
+        switch (falloff) {
+        case separation_falloff::lesson: {
+            // A coincident neighbour is infinitely close: its push dominates.
+            const V dir = boids::normalized_or_zero(any_coincident && !boids::is_zero(coincident) ? coincident : push);
+            if (boids::is_zero(dir)) return boids::zero<V>();
+            return boids::steer_toward(boids::scale(dir, limits.max_speed), velocity, limits);
+        }
+        case separation_falloff::inverse_square: {
+            // A coincident pair pushes as if 1/1000 of the radius apart.
+            const S near = radius * S(1e-3);
+            V total = push;
+            if (any_coincident && near > S(0)) total = boids::add_scaled(push, coincident, S(1) / (near * near));
+            return boids::scale(total, strength);
+        }
+        case separation_falloff::linear:
+            return boids::scale(boids::add(push, coincident), strength);
+        }
+        return boids::zero<V>();
+    }
+
     [[nodiscard]] V operator()(std::size_t self, const V& velocity, neighborhood<V> nbrs,
                                const steering_limits<S>& limits) const noexcept {
         V push = boids::zero<V>();
@@ -60,36 +93,9 @@ struct separation {
                 any_coincident = true;
                 continue;
             }
-            const V off = detail::to_vector<V>(n.offset);
-            switch (falloff) {
-            case separation_falloff::lesson:
-            case separation_falloff::inverse_square:
-                push = boids::add_scaled(push, off, S(-1) / n.distance_squared);
-                break;
-            case separation_falloff::linear: {
-                const S d = std::sqrt(n.distance_squared);
-                push = boids::add_scaled(push, off, -(S(1) - d / radius) / d);
-                break;
-            }
-            }
+            push = boids::add_scaled(push, detail::to_vector<V>(n.offset), push_weight(n.distance_squared));
         }
-        switch (falloff) {
-        case separation_falloff::lesson: {
-            // A coincident neighbour is infinitely close: its push dominates.
-            const V dir = boids::normalized_or_zero(any_coincident && !boids::is_zero(coincident) ? coincident : push);
-            if (boids::is_zero(dir)) return boids::zero<V>();
-            return boids::steer_toward(boids::scale(dir, limits.max_speed), velocity, limits);
-        }
-        case separation_falloff::inverse_square: {
-            // A coincident pair pushes as if 1/1000 of the radius apart.
-            const S near = radius * S(1e-3);
-            if (any_coincident && near > S(0)) push = boids::add_scaled(push, coincident, S(1) / (near * near));
-            return boids::scale(push, strength);
-        }
-        case separation_falloff::linear:
-            return boids::scale(boids::add(push, coincident), strength);
-        }
-        return boids::zero<V>();
+        return finish(push, coincident, any_coincident, velocity, limits);
     }
 };
 
@@ -107,10 +113,16 @@ struct alignment {
 
     [[nodiscard]] V operator()(const V& velocity, neighborhood<V> nbrs, span<const V> velocities,
                                const steering_limits<S>& limits) const noexcept {
-        if (nbrs.empty()) return boids::zero<V>();
         V sum = boids::zero<V>();
         for (const auto& n : nbrs) sum = boids::add(sum, velocities[n.index]);
-        const V mean = boids::scale(sum, S(1) / static_cast<S>(nbrs.size()));
+        return finish(sum, nbrs.size(), velocity, limits);
+    }
+
+    // The acceleration from the sum of `count` neighbours' velocities.
+    [[nodiscard]] V finish(const V& sum, std::size_t count, const V& velocity,
+                           const steering_limits<S>& limits) const noexcept {
+        if (count == 0) return boids::zero<V>();
+        const V mean = boids::scale(sum, S(1) / static_cast<S>(count));
         if (form == social_form::linear) return boids::scale(boids::sub(mean, velocity), gain);
         const V dir = boids::normalized_or_zero(mean);
         if (boids::is_zero(dir)) return boids::zero<V>();
@@ -128,10 +140,16 @@ struct cohesion {
 
     [[nodiscard]] V operator()(const V& velocity, neighborhood<V> nbrs,
                                const steering_limits<S>& limits) const noexcept {
-        if (nbrs.empty()) return boids::zero<V>();
         V sum = boids::zero<V>();
         for (const auto& n : nbrs) sum = boids::add(sum, detail::to_vector<V>(n.offset));
-        const V to_centre = boids::scale(sum, S(1) / static_cast<S>(nbrs.size()));
+        return finish(sum, nbrs.size(), velocity, limits);
+    }
+
+    // The acceleration from the sum of `count` neighbours' offsets.
+    [[nodiscard]] V finish(const V& sum, std::size_t count, const V& velocity,
+                           const steering_limits<S>& limits) const noexcept {
+        if (count == 0) return boids::zero<V>();
+        const V to_centre = boids::scale(sum, S(1) / static_cast<S>(count));
         if (form == social_form::linear) return boids::scale(to_centre, gain);
         const V dir = boids::normalized_or_zero(to_centre);
         if (boids::is_zero(dir)) return boids::zero<V>();

@@ -26,6 +26,13 @@ public:
     using neighbor_type = neighbor<scalar, dim>;
     using cell_t = std::array<std::int32_t, dim>;
 
+    // Dense grids hand out runs of slots that hold only candidates from the query's
+    // block of cells (hashed buckets also hold strangers), so a kernel can scan them.
+    static constexpr bool has_contiguous_runs = !Hashed;
+    // Per-axis arrays are readable this many slots past their end (zeros), so a
+    // kernel may load whole lanes and mask the tail.
+    static constexpr std::size_t padding = 16;
+
     grid_core() = default;
     // cell_size: the edge of a cell, usually the view radius (> 0). In a box world the
     // cells are widened so a whole number of them fills each side.
@@ -65,7 +72,7 @@ public:
         order_.resize(n);
         slot_.resize(n);
         scell_.resize(n);
-        spos_.resize(n * dim);
+        spos_.assign(n * dim + padding, scalar(0));
         if (Hashed) {
             cmin_.fill(std::numeric_limits<std::int32_t>::max());
             cmax_.fill(std::numeric_limits<std::int32_t>::min());
@@ -83,6 +90,32 @@ public:
                 }
             }
         }
+    }
+
+    [[nodiscard]] std::size_t slot_of(std::size_t i) const noexcept { return slot_[i]; }
+
+    // How a query of a given radius walks the grid; the same for every boid, so a
+    // step works it out once.
+    struct run_plan {
+        std::int32_t reach;
+        bool scan_all;  // more cells than boids in the block: one run over everything
+    };
+    [[nodiscard]] run_plan plan_for(scalar radius) const noexcept {
+        const std::int32_t reach = reach_for(radius);
+        return {reach, too_many_cells(reach)};
+    }
+
+    // The runs of slots [s0, s1) holding every candidate within the plan's radius of
+    // the boid in `slot` (itself included), each slot in exactly one run. Dense grids only.
+    template <class Visit>
+    void for_each_run(std::size_t slot, const run_plan& plan, Visit&& visit) const {
+        static_assert(!Hashed, "for_each_run: hashed buckets are not runs of candidates");
+        if (plan.scan_all) {
+            visit(std::size_t{0}, order_.size());
+            return;
+        }
+        for_each_cell_in_box(scell_[slot], plan.reach,
+                             [&](std::size_t s0, std::size_t s1, const cell_t*) { visit(s0, s1); });
     }
 
     // Every other boid within `radius` of boid i and inside the cone, to `sink`.

@@ -24,6 +24,15 @@ struct neighbor {
     std::array<S, D> offset;
 };
 
+// dot >= c * sqrt(d2) (dot: offset . unit heading, d2: |offset|^2, c: cos of half the
+// view angle), compared in squares: no square root, so a vectorised loop needs no
+// call that may set errno.
+template <class S>
+[[nodiscard]] constexpr bool cone_sees(S dot, S d2, S c) noexcept {
+    const S rhs = c * c * d2;
+    return c >= S(0) ? (dot >= S(0) && dot * dot >= rhs) : (dot >= S(0) || dot * dot <= rhs);
+}
+
 // A vision cone: a neighbour counts when the angle between the heading and the
 // offset to it is at most half the view angle. A boid with zero velocity, or a
 // view angle of 360 degrees or more, sees all around.
@@ -52,7 +61,7 @@ struct vision_cone {
         if (all_around) return true;
         S dot = 0;
         for (std::size_t i = 0; i < D; ++i) dot += off[i] * heading[i];
-        return dot >= cos_half_angle * std::sqrt(d2);
+        return cone_sees(dot, d2, cos_half_angle);
     }
 };
 
