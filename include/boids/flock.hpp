@@ -80,6 +80,7 @@ struct flock_workspace {
     std::vector<V> accelerations;
     std::vector<neighbor<S, dimension_v<V>>> neighbors;  // tasks * capacity
     std::vector<S> sorted_velocities;                    // per axis, in the grid's cell order
+    std::vector<unsigned char> task_ok;                  // per task: its boids suit the fused kernel
     std::size_t capacity = 0;
     std::size_t tasks = 0;
 
@@ -89,6 +90,7 @@ struct flock_workspace {
             tasks = task_count;
             capacity = per_boid;
             neighbors.resize(tasks * capacity);
+            task_ok.resize(tasks);
         }
     }
 };
@@ -184,8 +186,15 @@ struct has_contiguous_runs : std::false_type {};
 template <class F>
 struct has_contiguous_runs<F, std::enable_if_t<F::has_contiguous_runs>> : std::true_type {};
 
+template <class Finder>
+std::size_t slot_of(const Finder& finder, std::size_t i) {
+    if constexpr (has_contiguous_runs<Finder>::value) return finder.slot_of(i);
+    else return i;
+}
+
 // The fused metric path over a dense grid: gathers velocities into cell order, then
-// computes each boid's sums with the lane kernel. Returns false (having done nothing
+// computes each boid's sums with the lane kernel. Accelerations are stored in slot
+// (cell) order, so the threads write disjoint, contiguous ranges. Returns false (having done nothing
 // to the accelerations) when this step cannot use it: a state that is not finite, or
 // a toroidal position outside the box.
 template <class V, class Grid, class Executor>
@@ -199,15 +208,22 @@ bool fused_metric_accelerations(span<const V> pos, span<const V> vel, const floc
     const bool toroidal = cfg.world.kind == edges::toroidal;
     const auto order = grid.order();
     if (ws.sorted_velocities.size() != n * D + Grid::padding) ws.sorted_velocities.assign(n * D + Grid::padding, S(0));
-    for (std::size_t s = 0; s < n; ++s) {
-        const V& p = pos[order[s]];
-        const V& v = vel[order[s]];
-        if (!boids::is_finite(p) || !boids::is_finite(v)) return false;
-        for (std::size_t d = 0; d < D; ++d) {
-            if (toroidal && !(boids::get(p, d) >= S(0) && boids::get(p, d) < cfg.world.size[d])) return false;
-            ws.sorted_velocities[d * n + s] = boids::get(v, d);
+    executor(tasks, [&](std::size_t t) {  // gather, in parallel: every task checks its slots
+        const std::size_t b = n * t / tasks, e = n * (t + 1) / tasks;
+        bool ok = true;
+        for (std::size_t s = b; s < e; ++s) {
+            const V& p = pos[order[s]];
+            const V& v = vel[order[s]];
+            ok = ok && boids::is_finite(p) && boids::is_finite(v);
+            for (std::size_t d = 0; d < D; ++d) {
+                if (toroidal && !(boids::get(p, d) >= S(0) && boids::get(p, d) < cfg.world.size[d])) ok = false;
+                ws.sorted_velocities[d * n + s] = boids::get(v, d);
+            }
         }
-    }
+        ws.task_ok[t] = ok ? 1 : 0;
+    });
+    for (std::size_t t = 0; t < tasks; ++t)
+        if (ws.task_ok[t] == 0) return false;
     const bool cone = cfg.view_angle < S(360);
     const bool linear = cfg.separate.falloff == separation_falloff::linear;
     const S* axes = grid.sorted_axis(0).data();
@@ -248,11 +264,11 @@ bool fused_metric_accelerations(span<const V> pos, span<const V> vel, const floc
                 else linear ? gather_sums<false, false, true>(grid, q, plan, sums) : gather_sums<false, false, false>(grid, q, plan, sums);
             }
             if (sums.coincident > 0 || sums.count > cfg.max_neighbors) {  // rare: the exact general path
-                ws.accelerations[i] = flock_acceleration(i, pos, vel, find_neighbors(i, grid, vel, cfg, buf), cfg);
+                ws.accelerations[s] = flock_acceleration(i, pos, vel, find_neighbors(i, grid, vel, cfg, buf), cfg);
                 continue;
             }
             const V zero = boids::zero<V>();
-            ws.accelerations[i] = flock_acceleration_from_sums(
+            ws.accelerations[s] = flock_acceleration_from_sums(
                 p_i, v_i, sums.count, to_vector<V>(sums.push), zero, false, to_vector<V>(sums.offset),
                 to_vector<V>(sums.velocity), cfg);
         }
@@ -280,7 +296,7 @@ void flock_step(span<V> positions, span<V> velocities, const flock_config<V>& cf
         b = n * t / tasks;
         e = n * (t + 1) / tasks;
     };
-    bool looked = false;
+    bool looked = false;  // and then the accelerations are in the grid's slot order
     if constexpr (detail::has_contiguous_runs<std::remove_cv_t<Finder>>::value) {
         if (cfg.neighbors == neighborhood_kind::metric && cfg.order == neighbor_order::finder)
             looked = detail::fused_metric_accelerations(pos, vel, cfg, finder, ws, tasks, executor);
@@ -292,12 +308,14 @@ void flock_step(span<V> positions, span<V> velocities, const flock_config<V>& cf
         for (std::size_t i = b; i < e; ++i)
             ws.accelerations[i] = flock_acceleration(i, pos, vel, find_neighbors(i, finder, vel, cfg, buf), cfg);
     });
+    const bool by_slot = looked;
     executor(tasks, [&](std::size_t t) {  // then move
         std::size_t b, e;
         range(t, b, e);
         for (std::size_t i = b; i < e; ++i) {
             if (!boids::is_finite(positions[i]) || !boids::is_finite(velocities[i])) continue;
-            boids::integrate(positions[i], velocities[i], ws.accelerations[i], dt, cfg.limits);
+            const V& a = by_slot ? ws.accelerations[detail::slot_of(finder, i)] : ws.accelerations[i];
+            boids::integrate(positions[i], velocities[i], a, dt, cfg.limits);
             boids::confine(cfg.world, positions[i], velocities[i]);
         }
     });

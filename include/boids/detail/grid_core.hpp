@@ -156,7 +156,21 @@ public:
         scalar wmin = w_[0];
         for (std::size_t d = 1; d < dim; ++d) wmin = std::min(wmin, w_[d]);
         const std::int32_t last = last_ring();
-        for (std::int32_t ring = 0; ring <= last; ++ring) {
+        auto offer = [&](std::size_t s0, std::size_t s1, const cell_t* only) {
+            scan(i, p, s0, s1, only, [&](const neighbor_type& nb) {
+                if (nb.distance_squared <= r2) out(nb);
+            });
+        };
+        // Rings 0 and 1 together first, as the metric query walks them (runs of
+        // cells): in a flock of even density the k nearest are nearly always there.
+        std::int32_t first_ring = 0;
+        if (!too_many_cells(1)) {
+            for_each_cell_in_box(c, 1, offer);
+            if (out.full() && out.worst_distance_squared() < wmin * wmin) return;
+            if (wmin > max_radius) return;
+            first_ring = 2;
+        }
+        for (std::int32_t ring = first_ring; ring <= last; ++ring) {
             if (too_many_cells(ring)) {  // sparse and spread out: scan everything once
                 out.clear();
                 scan(i, p, 0, order_.size(), nullptr, [&](const neighbor_type& nb) {
@@ -164,11 +178,7 @@ public:
                 });
                 return;
             }
-            for_each_cell_on_ring(c, ring, [&](std::size_t s0, std::size_t s1, const cell_t* only) {
-                scan(i, p, s0, s1, only, [&](const neighbor_type& nb) {
-                    if (nb.distance_squared <= r2) out(nb);
-                });
-            });
+            for_each_cell_on_ring(c, ring, offer);
             // Unvisited boids lie at least ring * wmin away.
             const scalar bound = scalar(ring) * wmin;
             if (out.full() && out.worst_distance_squared() < bound * bound) return;
