@@ -93,7 +93,7 @@ void bm_neighbors(benchmark::State& state, bool topological, finder_kind kind) {
 }
 
 template <class V>
-void bm_step(benchmark::State& state, finder_kind kind, bool lesson) {
+void bm_step(benchmark::State& state, finder_kind kind, bool lesson, double view_angle = 360) {
     const auto n = static_cast<std::size_t>(state.range(0));
     const auto threads = static_cast<std::size_t>(state.range(1));
     auto cfg = lesson ? boids::flock_config<V>{} : standard_scene<V>(n);
@@ -104,6 +104,7 @@ void bm_step(benchmark::State& state, finder_kind kind, bool lesson) {
             dt = boids::lesson::dt;
         }
     }
+    cfg.view_angle = static_cast<boids::scalar_t<V>>(view_angle);
     std::vector<V> p, v;
     scatter(n, cfg, p, v);
     boids::flock_workspace<V> ws;
@@ -153,6 +154,12 @@ void register_all() {
                     if (k == grid_k || n <= 10000) b->Arg(n);
                 b->Complexity(k == all_pairs_k ? benchmark::oNSquared : benchmark::oN)->Unit(benchmark::kMicrosecond);
             }
+    {
+        auto* cone = benchmark::RegisterBenchmark("step/standard2d_cone270/grid",
+                                                  [](benchmark::State& s) { bm_step<f2>(s, grid_k, false, 270); });
+        for (long n : {10000L, 100000L}) cone->Args({n, 1});
+        cone->ArgNames({"", "threads"})->Unit(benchmark::kMicrosecond);
+    }
     for (finder_kind k : {all_pairs_k, grid_k, auto_k}) {
         const std::string fk = k == all_pairs_k ? "all_pairs" : (k == grid_k ? "grid" : "auto");
         auto* lesson = benchmark::RegisterBenchmark(("step/lesson/" + fk).c_str(),

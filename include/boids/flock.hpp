@@ -10,6 +10,7 @@
 #pragma once
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 #include "behaviors/seek_flee_arrive.hpp"
 #include "executor.hpp"
@@ -61,6 +62,9 @@ struct flock_config {
         if (auto v = limits.validate(); !v) return v;
         if (auto v = world.validate(); !v) return v;
         if (!(std::isfinite(view_radius) && view_radius > 0)) return detail::fail("view_radius", "must be finite and > 0");
+        if (!(view_radius * view_radius >= std::numeric_limits<S>::min() &&
+              view_radius * view_radius <= std::numeric_limits<S>::max()))
+            return detail::fail("view_radius", "its square must be a normal number (about 1e-154 to 1e154 in double)");
         if (!(view_angle >= 0 && view_angle <= S(360))) return detail::fail("view_angle", "must be in [0, 360] degrees");
         if (neighbors == neighborhood_kind::topological && k == 0) return detail::fail("k", "must be >= 1");
         if (!(std::isfinite(separate.radius) && separate.radius >= 0)) return detail::fail("separation.radius", "must be finite and >= 0");

@@ -60,9 +60,17 @@ public:
         bucket_start_.assign(nb + 1, 0);
         pcell_.resize(n);
         pbucket_.resize(n);
+        max_abs_ = scalar(0);
+        if (world_.kind == edges::toroidal)
+            for (std::size_t d = 0; d < dim; ++d) max_abs_ = std::max(max_abs_, world_.size[d]);
         for (std::size_t i = 0; i < n; ++i) {
             cell_t c{};
-            for (std::size_t d = 0; d < dim; ++d) c[d] = cell_coord(boids::get(positions[i], d), d);
+            for (std::size_t d = 0; d < dim; ++d) {
+                const scalar x = boids::get(positions[i], d);
+                c[d] = cell_coord(x, d);
+                if (world_.kind != edges::toroidal && std::fabs(x) <= std::numeric_limits<scalar>::max())
+                    max_abs_ = std::max(max_abs_, std::fabs(x));
+            }
             pcell_[i] = c;
             pbucket_[i] = bucket_of(c);
             ++bucket_start_[pbucket_[i] + 1];
@@ -166,8 +174,9 @@ public:
         std::int32_t first_ring = 0;
         if (!too_many_cells(1)) {
             for_each_cell_in_box(c, 1, offer);
-            if (out.full() && out.worst_distance_squared() < wmin * wmin) return;
-            if (wmin > max_radius) return;
+            const scalar bound = wmin - slack(wmin);
+            if (out.full() && bound > scalar(0) && out.worst_distance_squared() < bound * bound) return;
+            if (bound > max_radius) return;
             first_ring = 2;
         }
         for (std::int32_t ring = first_ring; ring <= last; ++ring) {
@@ -180,8 +189,8 @@ public:
             }
             for_each_cell_on_ring(c, ring, offer);
             // Unvisited boids lie at least ring * wmin away.
-            const scalar bound = scalar(ring) * wmin;
-            if (out.full() && out.worst_distance_squared() < bound * bound) return;
+            const scalar bound = scalar(ring) * wmin - slack(scalar(ring) * wmin);
+            if (out.full() && bound > scalar(0) && out.worst_distance_squared() < bound * bound) return;
             if (bound > max_radius) return;
         }
     }
@@ -193,7 +202,7 @@ private:
         if (Hashed) {
             for (std::size_t d = 0; d < dim; ++d) {
                 n_[d] = 0;
-                w_[d] = cell_size_;
+                w_[d] = padded_cell();
                 origin_[d] = scalar(0);
             }
             return;
@@ -226,7 +235,7 @@ private:
         std::array<double, dim> cells{};
         double total = 1;
         for (std::size_t d = 0; d < dim; ++d) {
-            const double c = std::floor(static_cast<double>(extent[d]) / static_cast<double>(cell_size_));
+            const double c = std::floor(static_cast<double>(extent[d]) / static_cast<double>(padded_cell()));
             cells[d] = std::isfinite(c) ? std::max(1.0, std::min(c, 1e9)) : 1.0;
             total *= cells[d];
         }
@@ -236,8 +245,8 @@ private:
         }
         for (std::size_t d = 0; d < dim; ++d) {
             n_[d] = static_cast<std::int32_t>(cells[d]);
-            w_[d] = extent[d] > scalar(0) ? extent[d] / static_cast<scalar>(n_[d]) : cell_size_;
-            if (!(w_[d] >= cell_size_)) w_[d] = cell_size_;  // rounding of extent / n
+            w_[d] = extent[d] > scalar(0) ? extent[d] / static_cast<scalar>(n_[d]) : padded_cell();
+            if (!(w_[d] >= padded_cell())) w_[d] = padded_cell();  // rounding of extent / n
         }
     }
 
@@ -257,8 +266,8 @@ private:
         if (!Hashed && world_.kind == edges::toroidal && std::isfinite(x))
             x = world_for<V>::wrap_scalar(x, world_.size[d]);
         scalar t = std::floor((x - origin_[d]) / w_[d]);
-        const scalar hi = Hashed ? scalar(1 << 30) : static_cast<scalar>(n_[d] - 1);
-        const scalar lo = Hashed ? -scalar(1 << 30) : scalar(0);
+        const scalar hi = Hashed ? scalar(1 << 29) : static_cast<scalar>(n_[d] - 1);  // differences fit int32
+        const scalar lo = Hashed ? -scalar(1 << 29) : scalar(0);
         if (!(t >= lo)) t = (t < lo) ? lo : scalar(0);  // NaN goes to cell 0
         if (t > hi) t = hi;
         return static_cast<std::int32_t>(t);
@@ -278,14 +287,26 @@ private:
 
     // Cells within `reach` of the query cannot be skipped: reach = ceil(radius / w).
     [[nodiscard]] std::int32_t reach_for(scalar radius) const noexcept {
+        const scalar r = radius + slack(radius);
         std::int32_t reach = 1;
         for (std::size_t d = 0; d < dim; ++d) {
-            const scalar r = std::ceil(radius / w_[d]);
+            const scalar c = std::ceil(r / w_[d]);
             const scalar limit = static_cast<scalar>(Hashed ? last_ring() + 1 : n_[d]);
-            const std::int32_t rr = !(r <= limit) ? static_cast<std::int32_t>(limit) : static_cast<std::int32_t>(r);
+            const std::int32_t rr = !(c <= limit) ? static_cast<std::int32_t>(limit) : static_cast<std::int32_t>(c);
             reach = std::max(reach, rr);
         }
         return reach;
+    }
+
+    // Cells are a little wider than asked (1/64), so that rounding can never hide a
+    // neighbour in a cell the query skips while a plain reach of one still suffices.
+    [[nodiscard]] scalar padded_cell() const noexcept { return cell_size_ * (scalar(1) + scalar(1) / scalar(64)); }
+
+    // How far rounding can move a computed distance, or a point across a cell edge:
+    // relative to the distance, and absolute relative to the largest coordinate.
+    [[nodiscard]] scalar slack(scalar distance) const noexcept {
+        constexpr scalar eps = std::numeric_limits<scalar>::epsilon();
+        return scalar(16) * eps * distance + scalar(8) * eps * max_abs_;
     }
 
     // True when the box of cells within `reach` holds more cells than there are boids.
@@ -435,6 +456,7 @@ private:
 
     world_for<V> world_{};
     scalar cell_size_ = scalar(1);
+    scalar max_abs_ = scalar(0);  // the largest finite coordinate (the box size when toroidal)
     std::array<std::int32_t, dim> n_{};
     std::array<scalar, dim> w_{};
     std::array<scalar, dim> origin_{};

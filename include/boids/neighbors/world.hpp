@@ -2,6 +2,7 @@
 #pragma once
 #include <array>
 #include <cmath>
+#include <limits>
 #include <cstddef>
 #include "../vector.hpp"
 
@@ -39,25 +40,25 @@ struct world {
     }
 
     // The offset component b - a along axis i, by the minimum image when toroidal.
+    // Positions outside the box are wrapped into it first (exactly, by fmod), so a
+    // far-away coordinate gives the same answer as its image in the box.
     [[nodiscard]] S offset_component(S a, S b, std::size_t i) const noexcept {
+        if (kind != edges::toroidal) return b - a;
+        const S w = size[i];
+        if (!(a >= S(0) && a < w)) a = wrap_scalar(a, w);
+        if (!(b >= S(0) && b < w)) b = wrap_scalar(b, w);
         S d = b - a;
-        if (kind == edges::toroidal) {
-            const S w = size[i];
-            const S half = w * S(0.5);
-            if (d > half) {
-                d -= w;
-                if (d > half) d = std::remainder(b - a, w);  // far outside the box
-            } else if (d < -half) {
-                d += w;
-                if (d < -half) d = std::remainder(b - a, w);
-            }
-        }
+        const S half = w * S(0.5);
+        if (d > half) d -= w;
+        else if (d < -half) d += w;
         return d;
     }
 
     // x wrapped into [0, w): the result is never w itself, even after rounding.
+    // A value that is not finite stays not finite (NaN), so it is never seen.
     [[nodiscard]] static S wrap_scalar(S x, S w) noexcept {
         if (x >= S(0) && x < w) return x;
+        if (!std::isfinite(x)) return std::numeric_limits<S>::quiet_NaN();
         S r = std::fmod(x, w);
         if (r < S(0)) r += w;
         if (!(r < w)) r = S(0);  // -tiny + w rounds to w
