@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-need=(cmake ninja-build g++ clang libglm-dev catch2 libbenchmark-dev "$@")
+need=(cmake ninja-build g++ clang libclang-rt-dev libglm-dev catch2 libbenchmark-dev "$@")
 missing=()
 for p in "${need[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

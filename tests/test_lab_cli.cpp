@@ -123,6 +123,54 @@ TEST_CASE("boids-lab refuses bad input with one line and exit code 2", "[lab][er
     }
 }
 
+TEST_CASE("boids-lab refuses bad state files and keeps the old output", "[lab][errors]") {
+    const std::string out = tmp_path("keep-files-" + std::to_string(getpid()) + ".csv");
+    {
+        std::ofstream o(out);
+        o << "precious\n";
+    }
+    std::string random_bytes;
+    std::uint64_t x = 0x9E3779B97F4A7C15ull;
+    for (int i = 0; i < 300; ++i) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        random_bytes += static_cast<char>(x & 0xFF);
+    }
+    const std::pair<const char*, std::string> files[] = {
+        {"nan", "x,y,vx,vy\n1,2,3,4\n1,nan,3,4\n"},
+        {"inf", "x,y,vx,vy\n1,2,inf,4\n"},
+        {"huge", "x,y,vx,vy\n1,2,1e999,4\n"},
+        {"header", "x,y,z,vx,vy,vz\n1,2,3,4,5,6\n"},
+        {"short", "x,y,vx,vy\n1,2,3\n"},
+        {"long", "x,y,vx,vy\n1,2,3,4,5\n"},
+        {"text", "x,y,vx,vy\none,two,three,four\n"},
+        {"empty", ""},
+        {"random", random_bytes},
+    };
+    for (const auto& f : files) {
+        CAPTURE(f.first);
+        const std::string path = tmp_path(std::string("bad-") + f.first + "-" + std::to_string(getpid()) + ".csv");
+        {
+            std::ofstream o(path, std::ios::binary);
+            o << f.second;
+        }
+        const auto r = run_lab("flock --init=" + path + " --steps=2 --out=" + out);
+        CHECK(r.code == 2);
+        CHECK(r.err.rfind("boids-lab: ", 0) == 0);
+        CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+        CHECK(slurp(out) == "precious\n");
+    }
+    SECTION("a good run replaces the file whole") {
+        const auto r = run_lab("flock --seed=1 --boids=5 --steps=2 --out=" + out);
+        CHECK(r.code == 0);
+        std::string error;
+        const auto rows = lab::read_csv(out, "x,y,vx,vy", error);
+        REQUIRE(rows);
+        CHECK(rows->size() == 5);
+    }
+}
+
 TEST_CASE("the flag parser", "[lab][cli]") {
     std::string error;
     auto a = lab::parse_arguments({"vehicle", "--pos=-1,2", "--json"}, error);

@@ -68,3 +68,25 @@ TEST_CASE("60 boids started on one spot at rest spread apart, finite throughout"
     CAPTURE(spacing);
     CHECK(spacing > 10.0);  // they started 0 px apart
 }
+
+TEST_CASE("the lesson flock for a million steps stays finite, in its speed band and in its world",
+          "[scene][long][million steps]") {
+    const auto cfg = boids::lesson::config<lab::vec2>();
+    std::vector<lab::vec2> p, v;
+    boids::lesson::scatter(7, cfg, p, v, boids::lesson::default_boids);
+    boids::uniform_grid<lab::vec2> grid(cfg.world, cfg.view_radius);
+    boids::flock_workspace<lab::vec2> ws;
+    const double lo = cfg.limits.min_speed * (1 - 1e-12), hi = cfg.limits.max_speed * (1 + 1e-12);
+    std::size_t bad = 0;
+    for (long step = 0; step < 1000000; ++step) {
+        boids::flock_step(boids::span<lab::vec2>(p), boids::span<lab::vec2>(v), cfg, grid, ws, boids::lesson::dt);
+        if (step % 1000 != 999) continue;  // look every 1000 steps (1,000 looks)
+        for (std::size_t i = 0; i < p.size(); ++i) {
+            const double s = boids::length(v[i]);
+            const bool ok = boids::is_finite(p[i]) && boids::is_finite(v[i]) && s >= lo && s <= hi && p[i].x >= 0 &&
+                            p[i].x < cfg.world.size[0] && p[i].y >= 0 && p[i].y < cfg.world.size[1];
+            bad += ok ? 0 : 1;
+        }
+    }
+    CHECK(bad == 0);
+}

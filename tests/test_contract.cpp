@@ -1,0 +1,92 @@
+// The finite-in, finite-out contract (docs/reliability.md), point by point: for
+// finite valid input every function returns finite values.
+#include "test_support.hpp"
+#include <limits>
+#include <vector>
+#include <boids/boids.hpp>
+#include "lab_vector.hpp"
+
+namespace {
+template <class V>
+bool finite_all(const std::vector<V>& xs) {
+    for (const auto& x : xs)
+        if (!boids::is_finite(x)) return false;
+    return true;
+}
+} // namespace
+
+TEMPLATE_TEST_CASE("behaviours on degenerate input stay finite", "[contract]", BOIDS_ALL_VEC_TYPES) {
+    using V = TestType;
+    using S = boids::scalar_t<V>;
+    const boids::steering_limits<S> lim{10, 20, S(0.5), 0};
+    const V z = boids::zero<V>();
+    // Zero vectors everywhere, the target on the agent, zero radii.
+    CHECK(boids::is_finite(boids::seek<V>{z, lim}(z, z)));
+    CHECK(boids::is_finite(boids::flee<V>{z, S(0), lim}(z, z)));
+    CHECK(boids::is_finite(boids::arrive<V>{z, S(0), lim, S(0)}(z, z)));
+    CHECK(boids::is_finite(boids::arrive<V>{z, S(0), lim, S(0), boids::arrive_ramp::linear}(z, z)));
+    CHECK(boids::is_finite(boids::steer_toward(z, z, S(1e-30), S(1e30))));
+    // dt = 0 and a very large dt.
+    for (S dt : {S(0), S(1e6)}) {
+        V p = test::make<V>(1, 2), v = test::make<V>(3, 4);
+        boids::integrate(p, v, test::make<V>(1e30, -1e30), dt, lim);
+        CHECK(boids::is_finite(p));
+        CHECK(test::len(v) <= 10.0 * (1 + 1e-6));
+    }
+}
+
+TEST_CASE("flock steps on degenerate flocks stay finite", "[contract]") {
+    using V = lab::vec2;
+    for (auto kind : {boids::neighborhood_kind::metric, boids::neighborhood_kind::topological}) {
+        for (double angle : {0.0, 270.0, 360.0}) {
+            for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(30)}) {
+                auto cfg = boids::lesson::config<V>();
+                cfg.neighbors = kind;
+                cfg.view_angle = angle;
+                cfg.k = 50;  // k larger than the flock
+                CAPTURE(static_cast<int>(kind), angle, n);
+                std::vector<V> p(n, V{450, 270}), v(n, V{0, 0});  // all on one spot, at rest
+                boids::uniform_grid<V> grid(cfg.world, cfg.view_radius);
+                boids::flock_workspace<V> ws;
+                for (double dt : {0.0, 1.0 / 60, 1e6, 1.0 / 60}) {
+                    boids::flock_step(boids::span<V>(p), boids::span<V>(v), cfg, grid, ws, dt);
+                    CHECK(finite_all(p));
+                    CHECK(finite_all(v));
+                }
+            }
+        }
+    }
+}
+
+TEST_CASE("finders answer radius 0 and empty flocks", "[contract]") {
+    using V = lab::vec2;
+    std::vector<V> p{V{1, 1}, V{1, 1}, V{2, 1}};
+    const auto world = boids::world<double, 2>::box(boids::edges::toroidal, {10, 10});
+    boids::uniform_grid<V> grid(world, 1.0);
+    grid.build(boids::span<const V>(p));
+    std::size_t seen = 0;
+    grid.for_each_within(0, 0.0, [&](const boids::neighbor<double, 2>& n) {
+        CHECK(n.index == 1);  // only the boid on the same spot
+        ++seen;
+    });
+    CHECK(seen == 1);
+    std::vector<V> none;
+    grid.build(boids::span<const V>(none));
+    CHECK(grid.size() == 0);
+    CHECK(boids::mean_nearest_distance(boids::span<const V>(none)) == 0);
+}
+
+TEST_CASE("validate() names the field and the reason", "[contract]") {
+    auto cfg = boids::lesson::config<lab::vec2>();
+    cfg.view_radius = 1e-200;  // its square underflows
+    const auto v = cfg.validate();
+    CHECK_FALSE(v.ok());
+    CHECK(std::string(v.field) == "view_radius");
+    CHECK(std::string(v.reason).find("square") != std::string::npos);
+    cfg = boids::lesson::config<lab::vec2>();
+    cfg.alignment_weight = -1;
+    CHECK(std::string(cfg.validate().field) == "weights");
+    cfg = boids::lesson::config<lab::vec2>();
+    cfg.limits.reaction_time = std::numeric_limits<double>::infinity();
+    CHECK(std::string(cfg.validate().field) == "reaction_time");
+}
