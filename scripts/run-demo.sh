@@ -39,3 +39,19 @@ if [ -x "$bench" ]; then
 else
   echo "(boids-bench not built: Google Benchmark missing)"
 fi
+
+echo
+demo=build/release/examples/boids-demo
+if [ ! -x "$demo" ]; then
+  echo "== boids-demo not built (needs libsdl2-dev libimgui-dev libgl-dev libstb-dev)"
+elif [ -n "${DISPLAY:-}" ] && [ -z "${CI:-}" ]; then
+  echo "== boids-demo: close the window to finish (the mouse is the hawk; 1/2/3 toggle rules; R resets)"
+  "$demo" --scene=flock --boids=300
+elif command -v xvfb-run >/dev/null; then
+  echo "== boids-demo without a display: 180 frames of each scene under Xvfb, pictures in build/release/"
+  for scene in warmup flock; do
+    xvfb-run -a -s "-screen 0 1280x720x24" "$demo" --scene=$scene --boids=300 --frames=180 \
+      --screenshot=build/release/demo-$scene.png
+  done
+  echo "   build/release/demo-warmup.png, build/release/demo-flock.png"
+fi

@@ -1,0 +1,348 @@
+// boids-demo: the lesson's labs in a window (SDL2 + OpenGL 2.1 + Dear ImGui).
+//   boids-demo [--scene=warmup|flock] [--boids=N] [--seed=S]
+//              [--frames=N --screenshot=FILE.png]    (headless capture, then exit)
+// Warm-up: click to move the target, SPACE switches seek/flee/arrive.
+// Flock: the mouse is the hawk, 1/2/3 toggle the rules, R resets.
+#include <SDL.h>
+#include <SDL_opengl.h>
+#include <imgui.h>
+#include <backends/imgui_impl_opengl2.h>
+#include <backends/imgui_impl_sdl.h>
+#include <stb/stb_image_write.h>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+#include "cli.hpp"
+#include "scenes.hpp"
+
+namespace {
+
+constexpr int window_w = 1280, window_h = 720, panel_w = 380;
+constexpr float dt = 1.f / 60.f;
+
+struct options {
+    std::string scene = "flock";
+    unsigned long long boids = 60, seed = 7, frames = 0;
+    std::string screenshot;
+};
+
+bool parse(int argc, char** argv, options& o, std::string& error) {
+    std::vector<std::string> words{"demo"};
+    for (int i = 1; i < argc; ++i) words.emplace_back(argv[i]);
+    const auto args = lab::parse_arguments(words, error);
+    if (!args) return false;
+    lab::flag_reader f(*args);
+    f.choice("scene", o.scene, {"warmup", "flock"});
+    f.count("boids", o.boids, 100000);
+    if (f.ok() && o.boids < 10) f.fail("--boids: at least 10");
+    f.count("seed", o.seed, ~0ull >> 1);
+    f.count("frames", o.frames, 1000000);
+    f.text("screenshot", o.screenshot);
+    if (f.ok() && !o.screenshot.empty() && o.frames == 0) f.fail("--screenshot needs --frames=N");
+    if (!f.finish()) {
+        error = f.error();
+        return false;
+    }
+    return true;
+}
+
+// World -> pixels in the area left of the panel, keeping the aspect ratio.
+struct view {
+    float scale = 1, ox = 0, oy = 0;
+    void fit(float ww, float wh) {
+        const float aw = float(window_w - panel_w - 20), ah = float(window_h - 20);
+        scale = std::min(aw / ww, ah / wh);
+        ox = 10 + (aw - ww * scale) * 0.5f;
+        oy = 10 + (ah - wh * scale) * 0.5f;
+    }
+    float x(float wx) const { return ox + wx * scale; }
+    float y(float wy) const { return oy + wy * scale; }
+    demo::vec2 to_world(float px, float py) const { return {(px - ox) / scale, (py - oy) / scale}; }
+};
+
+// Everything in one vertex array per primitive type: the flock is one draw call.
+struct batch {
+    std::vector<float> xy, rgb;
+    void vertex(float x, float y, float r, float g, float b) {
+        xy.insert(xy.end(), {x, y});
+        rgb.insert(rgb.end(), {r, g, b});
+    }
+    void draw(GLenum mode) {
+        if (xy.empty()) return;
+        glEnableClientState(GL_VERTEX_ARRAY);
+        glEnableClientState(GL_COLOR_ARRAY);
+        glVertexPointer(2, GL_FLOAT, 0, xy.data());
+        glColorPointer(3, GL_FLOAT, 0, rgb.data());
+        glDrawArrays(mode, 0, static_cast<GLsizei>(xy.size() / 2));
+        glDisableClientState(GL_COLOR_ARRAY);
+        glDisableClientState(GL_VERTEX_ARRAY);
+        xy.clear();
+        rgb.clear();
+    }
+};
+
+void circle(batch& lines, const view& v, demo::vec2 c, float r, float cr, float cg, float cb) {
+    const int n = 64;
+    for (int i = 0; i < n; ++i) {
+        const float a0 = 6.2831853f * float(i) / n, a1 = 6.2831853f * float(i + 1) / n;
+        lines.vertex(v.x(c.x + r * std::cos(a0)), v.y(c.y + r * std::sin(a0)), cr, cg, cb);
+        lines.vertex(v.x(c.x + r * std::cos(a1)), v.y(c.y + r * std::sin(a1)), cr, cg, cb);
+    }
+}
+
+void arrow(batch& tris, const view& v, demo::vec2 p, demo::vec2 vel, float size, float r, float g, float b) {
+    demo::vec2 h = boids::normalized_or_zero(vel);
+    if (boids::is_zero(h)) h = {1, 0};
+    const demo::vec2 side{-h.y, h.x};
+    const float s = size / v.scale;
+    tris.vertex(v.x(p.x + h.x * s), v.y(p.y + h.y * s), r, g, b);
+    tris.vertex(v.x(p.x - h.x * s * 0.6f + side.x * s * 0.5f), v.y(p.y - h.y * s * 0.6f + side.y * s * 0.5f), r, g, b);
+    tris.vertex(v.x(p.x - h.x * s * 0.6f - side.x * s * 0.5f), v.y(p.y - h.y * s * 0.6f - side.y * s * 0.5f), r, g, b);
+}
+
+void world_frame(batch& lines, const view& v, float w, float h) {
+    const float c = 0.3f;
+    lines.vertex(v.x(0), v.y(0), c, c, c); lines.vertex(v.x(w), v.y(0), c, c, c);
+    lines.vertex(v.x(w), v.y(0), c, c, c); lines.vertex(v.x(w), v.y(h), c, c, c);
+    lines.vertex(v.x(w), v.y(h), c, c, c); lines.vertex(v.x(0), v.y(h), c, c, c);
+    lines.vertex(v.x(0), v.y(h), c, c, c); lines.vertex(v.x(0), v.y(0), c, c, c);
+}
+
+void warmup_panel(demo::warmup_scene& s) {
+    const char* modes[] = {"seek", "flee", "arrive"};
+    ImGui::Combo("mode (SPACE)", &s.mode, modes, 3);
+    ImGui::SliderFloat("max speed px/s", &s.limits.max_speed, 10, 600);
+    ImGui::SliderFloat("max force px/s^2", &s.limits.max_force, 10, 2000);
+    ImGui::SliderFloat("reaction time s", &s.limits.reaction_time, 0.02f, 2.f);
+    ImGui::SliderFloat("slowing radius px", &s.slow_radius, 0, 400);
+    ImGui::SliderFloat("panic radius px", &s.panic_radius, 0, 400);
+    ImGui::Text("speed %.1f px/s", static_cast<double>(boids::length(s.velocity)));
+    ImGui::Text("distance %.1f px", static_cast<double>(boids::distance(s.position, s.target)));
+    ImGui::TextWrapped("Click to move the target. Green: velocity. Red: steering force.");
+}
+
+void flock_panel(demo::flock_scene& s) {
+    auto& c = s.cfg;
+    ImGui::Text("Presets:");
+    for (const char* p : {"lesson", "insects", "fish", "Godot"}) {
+        ImGui::SameLine();
+        if (ImGui::Button(p)) s.preset(p);
+    }
+    ImGui::Checkbox("separation (1)", &c.use_separation);
+    ImGui::SameLine();
+    ImGui::Checkbox("alignment (2)", &c.use_alignment);
+    ImGui::SameLine();
+    ImGui::Checkbox("cohesion (3)", &c.use_cohesion);
+    ImGui::SliderFloat("w separation", &c.separation_weight, 0, 5);
+    ImGui::SliderFloat("w alignment", &c.alignment_weight, 0, 5);
+    ImGui::SliderFloat("w cohesion", &c.cohesion_weight, 0, 5);
+    ImGui::SliderFloat("w flee", &c.flee_weight, 0, 10);
+    ImGui::SliderFloat("view radius px", &c.view_radius, 5, 200);
+    ImGui::SliderFloat("view angle deg", &c.view_angle, 0, 360);
+    ImGui::SliderFloat("separation radius px", &c.separate.radius, 0, 100);
+    ImGui::SliderFloat("panic radius px", &c.panic_radius, 0, 400);
+    ImGui::SliderFloat("max speed px/s", &c.limits.max_speed, 10, 400);
+    ImGui::SliderFloat("min speed px/s", &c.limits.min_speed, 0, c.limits.max_speed);
+    ImGui::SliderFloat("max force px/s^2", &c.limits.max_force, 10, 2000);
+    ImGui::SliderFloat("reaction time s", &c.limits.reaction_time, 0.02f, 2.f);
+    int falloff = static_cast<int>(c.separate.falloff);
+    const char* falloffs[] = {"lesson", "1/d^2", "linear"};
+    if (ImGui::Combo("separation falloff", &falloff, falloffs, 3)) c.separate.falloff = static_cast<boids::separation_falloff>(falloff);
+    if (c.separate.falloff != boids::separation_falloff::lesson)
+        ImGui::SliderFloat("separation strength", &c.separate.strength, 0, 50000, "%.0f", ImGuiSliderFlags_Logarithmic);
+    int kind = static_cast<int>(c.neighbors);
+    const char* kinds[] = {"metric", "topological"};
+    if (ImGui::Combo("neighbours", &kind, kinds, 2)) c.neighbors = static_cast<boids::neighborhood_kind>(kind);
+    if (c.neighbors == boids::neighborhood_kind::topological) {
+        int k = static_cast<int>(c.k);
+        if (ImGui::SliderInt("k nearest", &k, 1, 20)) c.k = static_cast<std::size_t>(k);
+    }
+    int finder = static_cast<int>(s.finder);
+    const char* finders[] = {"all-pairs", "grid", "automatic"};
+    if (ImGui::Combo("finder", &finder, finders, 3)) s.finder = static_cast<demo::finder_choice>(finder);
+    if (ImGui::Checkbox("toroidal edges (see across)", &s.toroidal))
+        c.world.kind = s.toroidal ? boids::edges::toroidal : boids::edges::wrap;
+    ImGui::SliderInt("boids", &s.count, 10, 100000, "%d", ImGuiSliderFlags_Logarithmic);
+    if (ImGui::Button("reset (R)")) s.reset();
+    ImGui::Separator();
+    ImGui::Text("spacing %.2f px   order %.3f", static_cast<double>(s.spacing), static_cast<double>(s.order));
+    if (!s.spacing_history.empty()) {
+        ImGui::PlotLines("spacing", s.spacing_history.data(), static_cast<int>(s.spacing_history.size()), 0, nullptr, 0, FLT_MAX, ImVec2(0, 50));
+        ImGui::PlotLines("order", s.order_history.data(), static_cast<int>(s.order_history.size()), 0, nullptr, 0, 1, ImVec2(0, 50));
+    }
+    ImGui::Text("step %.3f ms for %zu boids", s.step_ms, s.positions.size());
+    if (const auto v = c.validate(); !v) ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "%s: %s", v.field, v.reason);
+    ImGui::TextWrapped("The mouse is the hawk.");
+}
+
+bool save_png(const std::string& path, std::string& error) {
+    std::vector<unsigned char> pixels(std::size_t(window_w) * window_h * 3);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadPixels(0, 0, window_w, window_h, GL_RGB, GL_UNSIGNED_BYTE, pixels.data());
+    std::vector<unsigned char> flipped(pixels.size());
+    const std::size_t row = std::size_t(window_w) * 3;
+    for (int y = 0; y < window_h; ++y)
+        std::copy_n(pixels.data() + std::size_t(window_h - 1 - y) * row, row, flipped.data() + std::size_t(y) * row);
+    const std::string tmp = path + ".tmp-boids-demo.png";
+    if (stbi_write_png(tmp.c_str(), window_w, window_h, 3, flipped.data(), int(row)) == 0 ||
+        std::rename(tmp.c_str(), path.c_str()) != 0) {
+        std::remove(tmp.c_str());
+        error = "cannot write '" + path + "'";
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    options o;
+    std::string error;
+    if (!parse(argc, argv, o, error)) {
+        std::fprintf(stderr, "boids-demo: %s\n", error.c_str());
+        return 2;
+    }
+    if (SDL_Init(SDL_INIT_VIDEO) != 0) {
+        std::fprintf(stderr, "boids-demo: SDL: %s\n", SDL_GetError());
+        return 1;
+    }
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 2);
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 1);
+    SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
+    SDL_Window* window = SDL_CreateWindow("boids-demo", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, window_w, window_h,
+                                          SDL_WINDOW_OPENGL);
+    SDL_GLContext gl = window ? SDL_GL_CreateContext(window) : nullptr;
+    if (!gl) {
+        std::fprintf(stderr, "boids-demo: cannot open an OpenGL window: %s\n", SDL_GetError());
+        SDL_Quit();
+        return 1;
+    }
+    SDL_GL_SetSwapInterval(o.frames > 0 ? 0 : 1);
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGui::GetIO().IniFilename = nullptr;
+    ImGui::StyleColorsDark();
+    ImGui_ImplSDL2_InitForOpenGL(window, gl);
+    ImGui_ImplOpenGL2_Init();
+
+    demo::warmup_scene warmup;
+    demo::flock_scene flock;
+    flock.count = static_cast<int>(o.boids);
+    flock.seed = o.seed;
+    flock.reset();
+    int scene = o.scene == "warmup" ? 0 : 1;
+    view v;
+    batch tris, lines;
+    bool running = true;
+    unsigned long long frame = 0;
+    int rc = 0;
+    while (running) {
+        SDL_Event e;
+        while (SDL_PollEvent(&e)) {
+            ImGui_ImplSDL2_ProcessEvent(&e);
+            if (e.type == SDL_QUIT) running = false;
+            const bool ui = ImGui::GetIO().WantCaptureMouse;
+            if (e.type == SDL_MOUSEBUTTONDOWN && !ui && scene == 0) warmup.target = v.to_world(float(e.button.x), float(e.button.y));
+            if (e.type == SDL_MOUSEMOTION && scene == 1) {
+                flock.cfg.predator = v.to_world(float(e.motion.x), float(e.motion.y));
+                flock.hawk_active = !ui && e.motion.x < window_w - panel_w;
+            }
+            if (e.type == SDL_KEYDOWN && !ImGui::GetIO().WantCaptureKeyboard) {
+                switch (e.key.keysym.sym) {
+                case SDLK_SPACE: warmup.mode = (warmup.mode + 1) % 3; break;
+                case SDLK_1: flock.cfg.use_separation = !flock.cfg.use_separation; break;
+                case SDLK_2: flock.cfg.use_alignment = !flock.cfg.use_alignment; break;
+                case SDLK_3: flock.cfg.use_cohesion = !flock.cfg.use_cohesion; break;
+                case SDLK_r: flock.reset(); break;
+                case SDLK_ESCAPE: running = false; break;
+                default: break;
+                }
+            }
+        }
+        // Simulation: one fixed step a frame.
+        if (scene == 0) warmup.step(dt);
+        else {
+            flock.step(dt);
+            if (frame % 10 == 0) flock.measure();
+        }
+
+        ImGui_ImplOpenGL2_NewFrame();
+        ImGui_ImplSDL2_NewFrame();
+        ImGui::NewFrame();
+        ImGui::SetNextWindowPos(ImVec2(float(window_w - panel_w), 0));
+        ImGui::SetNextWindowSize(ImVec2(float(panel_w), float(window_h)));
+        ImGui::Begin("boids", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse);
+        ImGui::PushItemWidth(200);
+        ImGui::RadioButton("warm-up", &scene, 0);
+        ImGui::SameLine();
+        ImGui::RadioButton("flock and hawk", &scene, 1);
+        ImGui::SameLine();
+        ImGui::TextDisabled("starlings: soon");
+        ImGui::Separator();
+        if (scene == 0) warmup_panel(warmup);
+        else flock_panel(flock);
+        ImGui::PopItemWidth();
+        ImGui::End();
+        ImGui::Render();
+
+        glViewport(0, 0, window_w, window_h);
+        glClearColor(0.06f, 0.07f, 0.10f, 1);
+        glClear(GL_COLOR_BUFFER_BIT);
+        glMatrixMode(GL_PROJECTION);
+        glLoadIdentity();
+        glOrtho(0, window_w, window_h, 0, -1, 1);
+        glMatrixMode(GL_MODELVIEW);
+        glLoadIdentity();
+        if (scene == 0) {
+            v.fit(warmup.world.size[0], warmup.world.size[1]);
+            world_frame(lines, v, warmup.world.size[0], warmup.world.size[1]);
+            // Both radii, the one the current mode uses drawn bright.
+            const float on = 1.f, off = 0.35f;
+            const float slow = warmup.mode == demo::warmup_scene::arrive ? on : off;
+            const float panic = warmup.mode == demo::warmup_scene::flee ? on : off;
+            circle(lines, v, warmup.target, warmup.slow_radius, 0.4f * slow, 0.6f * slow, 1.f * slow);
+            circle(lines, v, warmup.target, warmup.panic_radius, 1.f * panic, 0.5f * panic, 0.2f * panic);
+            circle(lines, v, warmup.target, 6.f, 1.f, 1.f, 0.3f);
+            const auto p = warmup.position;
+            lines.vertex(v.x(p.x), v.y(p.y), 0.2f, 1.f, 0.3f);
+            lines.vertex(v.x(p.x + warmup.velocity.x * 0.3f), v.y(p.y + warmup.velocity.y * 0.3f), 0.2f, 1.f, 0.3f);
+            lines.vertex(v.x(p.x), v.y(p.y), 1.f, 0.25f, 0.25f);
+            lines.vertex(v.x(p.x + warmup.last_force.x * 0.15f), v.y(p.y + warmup.last_force.y * 0.15f), 1.f, 0.25f, 0.25f);
+            arrow(tris, v, p, warmup.velocity, 14.f, 0.95f, 0.95f, 0.95f);
+        } else {
+            v.fit(flock.cfg.world.size[0], flock.cfg.world.size[1]);
+            world_frame(lines, v, flock.cfg.world.size[0], flock.cfg.world.size[1]);
+            if (flock.hawk_active) circle(lines, v, flock.cfg.predator, flock.cfg.panic_radius, 1.f, 0.3f, 0.2f);
+            const std::size_t n = flock.positions.size();
+            const float size = n > 20000 ? 1.5f : (n > 2000 ? 3.f : 8.f);
+            for (std::size_t i = 0; i < flock.positions.size(); ++i)
+                arrow(tris, v, flock.positions[i], flock.velocities[i], size, 0.55f, 0.85f, 1.f);
+        }
+        tris.draw(GL_TRIANGLES);  // every boid in one draw call
+        lines.draw(GL_LINES);
+        ImGui_ImplOpenGL2_RenderDrawData(ImGui::GetDrawData());
+        ++frame;
+        if (o.frames > 0 && frame >= o.frames) {
+            if (!o.screenshot.empty() && !save_png(o.screenshot, error)) {
+                std::fprintf(stderr, "boids-demo: %s\n", error.c_str());
+                rc = 2;
+            }
+            running = false;
+            if (scene == 1)
+                std::printf("boids-demo: %llu frames, %zu boids, last step %.3f ms, spacing %.2f px, order %.3f\n", frame,
+                            flock.positions.size(), flock.step_ms, static_cast<double>(flock.spacing),
+                            static_cast<double>(flock.order));
+            else
+                std::printf("boids-demo: %llu frames of the warm-up\n", frame);
+        }
+        SDL_GL_SwapWindow(window);
+    }
+    ImGui_ImplOpenGL2_Shutdown();
+    ImGui_ImplSDL2_Shutdown();
+    ImGui::DestroyContext();
+    SDL_GL_DeleteContext(gl);
+    SDL_DestroyWindow(window);
+    SDL_Quit();
+    return rc;
+}

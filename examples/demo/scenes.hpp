@@ -1,0 +1,141 @@
+// scenes.hpp - boids-demo's simulations, without any window code: each scene owns
+// its state and the library's parts, steps with a fixed dt, and exposes what the
+// panel edits. The rules are the library's; nothing here re-implements one.
+#pragma once
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+#include <boids/boids.hpp>
+
+namespace demo {
+
+struct vec2 {
+    float x, y;
+};
+} // namespace demo
+BOIDS_REGISTER_VECTOR2(demo::vec2, float, x, y)
+
+namespace demo {
+
+// The warm-up: one vehicle seeking, fleeing or arriving at a target.
+struct warmup_scene {
+    enum mode_t { seek, flee, arrive };
+    boids::world<float, 2> world = boids::world<float, 2>::box(boids::edges::wrap, {800.f, 450.f});
+    boids::steering_limits<float> limits{220.f, 440.f, 0.2f, 0.f};
+    float slow_radius = 140.f, panic_radius = 200.f;
+    int mode = seek;
+    vec2 position{120.f, 225.f}, velocity{0.f, -120.f}, target{470.f, 225.f};
+    vec2 last_force{0.f, 0.f};
+
+    vec2 force() const {
+        switch (mode) {
+        case flee: return boids::flee<vec2>{target, panic_radius, limits, boids::flee_outside::brake}(position, velocity);
+        case arrive: return boids::arrive<vec2>{target, slow_radius, limits, 1.f, boids::arrive_ramp::linear}(position, velocity);
+        default: return boids::seek<vec2>{target, limits}(position, velocity);
+        }
+    }
+    void step(float dt) {
+        last_force = force();
+        boids::integrate(position, velocity, last_force, dt, limits);
+        boids::confine(world, position, velocity);
+    }
+};
+
+enum class finder_choice { all_pairs, grid, automatic };
+
+// Flock and Hawk: the lesson's lab with every parameter exposed.
+struct flock_scene {
+    boids::flock_config<vec2> cfg = boids::lesson::config<vec2>();
+    std::vector<vec2> positions, velocities;
+    boids::flock_workspace<vec2> ws;
+    boids::all_pairs<vec2> pairs;
+    boids::uniform_grid<vec2> grid;
+    boids::auto_finder<vec2> automatic;
+    finder_choice finder = finder_choice::grid;
+    boids::world<float, 2> finder_world{};
+    float finder_radius = -1.f;
+    bool toroidal = false;
+    int count = 60;
+    std::uint64_t seed = 7;
+    bool hawk_active = false;
+    double step_ms = 0;
+    float spacing = 0, order = 0;
+    std::vector<float> spacing_history, order_history;
+
+    void reset() {
+        cfg.world.kind = toroidal ? boids::edges::toroidal : boids::edges::wrap;
+        // Bigger flocks get a bigger world at the lesson's density (60 in 900 x 540).
+        const float scale = std::max(1.f, std::sqrt(static_cast<float>(count) / 60.f));
+        cfg.world.size = {900.f * scale, 540.f * scale};
+        boids::lesson::scatter(seed, cfg, positions, velocities, static_cast<std::size_t>(count));
+        spacing_history.clear();
+        order_history.clear();
+    }
+
+    // Presets for the three floats that make the difference.
+    void preset(const std::string& name) {
+        const auto lesson = boids::lesson::config<vec2>();
+        cfg.separate.falloff = boids::separation_falloff::lesson;
+        cfg.separation_weight = lesson.separation_weight;
+        cfg.alignment_weight = lesson.alignment_weight;
+        cfg.cohesion_weight = lesson.cohesion_weight;
+        cfg.view_angle = lesson.view_angle;
+        if (name == "insects") {  // jittery, loose, barely aligned
+            cfg.separation_weight = 2.5f;
+            cfg.alignment_weight = 0.15f;
+            cfg.cohesion_weight = 1.2f;
+            cfg.view_angle = 360.f;
+        } else if (name == "fish") {  // a tight, well-aligned school
+            cfg.separation_weight = 1.2f;
+            cfg.alignment_weight = 2.0f;
+            cfg.cohesion_weight = 1.0f;
+            cfg.view_angle = 300.f;
+        } else if (name == "Godot") {  // "closer = pushier"
+            cfg.separate.falloff = boids::separation_falloff::inverse_square;
+            cfg.separate.strength = 20000.f;
+            cfg.separation_weight = 1.f;
+            cfg.alignment_weight = 1.f;
+            cfg.cohesion_weight = 1.f;
+        }
+    }
+
+    void step(float dt) {
+        if (!cfg.validate().ok()) return;  // the panel never lets it get here, but be safe
+        cfg.has_predator = hawk_active;
+        const auto start = std::chrono::steady_clock::now();
+        boids::span<vec2> p(positions), v(velocities);
+        // Finders keep their buffers between steps; rebuild them only when the world
+        // or the radius the panel edits has changed.
+        if (cfg.world.kind != finder_world.kind || cfg.world.size != finder_world.size ||
+            cfg.view_radius != finder_radius) {
+            finder_world = cfg.world;
+            finder_radius = cfg.view_radius;
+            pairs = boids::all_pairs<vec2>(cfg.world);
+            grid = boids::uniform_grid<vec2>(cfg.world, cfg.view_radius);
+            automatic = boids::auto_finder<vec2>(cfg.world, cfg.view_radius);
+        }
+        switch (finder) {
+        case finder_choice::all_pairs: boids::flock_step(p, v, cfg, pairs, ws, dt); break;
+        case finder_choice::grid: boids::flock_step(p, v, cfg, grid, ws, dt); break;
+        case finder_choice::automatic: boids::flock_step(p, v, cfg, automatic, ws, dt); break;
+        }
+        step_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    }
+
+    // The lesson's gauges (spacing through the grid, so 100,000 boids stay cheap).
+    void measure() {
+        boids::uniform_grid<vec2> g(cfg.world, cfg.view_radius);
+        spacing = boids::mean_nearest_distance(boids::span<const vec2>(positions), g);
+        order = boids::heading_order(boids::span<const vec2>(velocities));
+        spacing_history.push_back(spacing);
+        order_history.push_back(order);
+        if (spacing_history.size() > 240) {
+            spacing_history.erase(spacing_history.begin());
+            order_history.erase(order_history.begin());
+        }
+    }
+};
+
+} // namespace demo
