@@ -98,6 +98,12 @@ TEST_CASE("boids-lab refuses bad input with one line and exit code 2", "[lab][er
         "vehicle --dt",                             // missing value
         "vehicle --world=0,10",
         "vehicle --mode=seek --mode=flee",
+        "vehicle --mode=follow-path",              // needs --path
+        "vehicle --mode=avoid --obstacles=1,2,-3",  // negative radius
+        "vehicle --mode=avoid --obstacles=1,2",     // malformed list
+        "vehicle --mode=follow-path '--path=1,2;3'",
+        "vehicle --mode=contain --bounds=5,5,1,1",
+        "vehicle --no-wrap=1",                      // a bare flag with a value
         "flock --init=/nonexistent/file.csv",        // missing file
         "flock --init=" BOIDS_FIXTURES_DIR "/lesson/warmup.csv",  // wrong header
         "flock --min-speed=500",                    // minimum above the maximum
@@ -116,6 +122,17 @@ TEST_CASE("boids-lab refuses bad input with one line and exit code 2", "[lab][er
         CHECK(r.err.rfind("boids-lab: ", 0) == 0);
         CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
         CHECK(slurp(out) == "precious\n");
+    }
+    SECTION("a trace has a row per step") {
+        const std::string trace = tmp_path("trace-" + std::to_string(getpid()) + ".csv");
+        const auto r = run_lab("vehicle --mode=pursue --target-vel=-3,2 --no-wrap --steps=25 --trace=" + trace);
+        CHECK(r.code == 0);
+        std::string error;
+        const auto rows = lab::read_csv(trace, "step,x,y,vx,vy,target_x,target_y", error);
+        REQUIRE(rows);
+        REQUIRE(rows->size() == 25);
+        CHECK((*rows)[0][0] == 1);
+        CHECK((*rows)[24][0] == 25);
     }
     SECTION("negative numbers work as values") {
         const auto r = run_lab("vehicle --pos=-10,-20 --vel=-1.5,2 --steps=3");

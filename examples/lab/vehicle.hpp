@@ -1,8 +1,21 @@
-// vehicle.hpp - `boids-lab vehicle`: the lesson's seek / flee / arrive warm-up.
+// vehicle.hpp - `boids-lab vehicle`: one vehicle and one behaviour.
+//   seek | flee | arrive             the lesson's warm-up (its defaults)
+//   pursue | evade                   a target moving in a straight line (--target-vel)
+//   wander                           seeded (--seed)
+//   follow-path                      --path="X,Y;X,Y;..." --path-radius=R
+//   avoid                            arrive at the target around --obstacles="X,Y,R;..."
+//   contain                          wander kept inside --bounds=X0,Y0,X1,Y1
 #pragma once
 #include <cstdio>
+#include <sstream>
 #include <string>
+#include <vector>
+#include <boids/behaviors/obstacles.hpp>
+#include <boids/behaviors/path.hpp>
+#include <boids/behaviors/pursue_evade.hpp>
 #include <boids/behaviors/seek_flee_arrive.hpp>
+#include <boids/behaviors/wander.hpp>
+#include <boids/blend.hpp>
 #include <boids/neighbors/world.hpp>
 #include "csv.hpp"
 #include "lab_vector.hpp"
@@ -11,54 +24,145 @@ namespace lab {
 
 struct vehicle_options {
     std::string mode = "seek";
-    vec2 pos{120, 225}, vel{0, -120}, target{470, 225};
-    unsigned long long steps = 60;
+    vec2 pos{120, 225}, vel{0, -120}, target{470, 225}, target_vel{0, 0};
+    unsigned long long steps = 60, seed = 1;
     double dt = 1.0 / 60.0;
     std::array<double, 2> world{800, 450};
+    bool wrap = true;
     double max_speed = 220, max_force = 440, reaction_time = 0.2;
     double slow_radius = 140, panic_radius = 200;
-    std::string out;
+    std::vector<vec2> path;
+    double path_radius = 20;
+    std::vector<boids::sphere<vec2>> obstacles;
+    std::array<double, 4> bounds{0, 0, 0, 0};
+    bool has_bounds = false;
+    double agent_radius = 8;
+    std::string out, trace;
 };
 
 struct vehicle_result {
     vec2 pos, vel;
 };
 
-// One vehicle, stepped `steps` times: behaviour, semi-implicit Euler, wrap.
-inline vehicle_result run_vehicle(const vehicle_options& o) {
+// One vehicle, stepped `steps` times: behaviour, semi-implicit Euler, edges.
+// `on_step(step, position, velocity, target)` sees every step (for --trace).
+template <class OnStep>
+vehicle_result run_vehicle(const vehicle_options& o, OnStep&& on_step) {
     const boids::steering_limits<double> limits{o.max_speed, o.max_force, o.reaction_time, 0.0};
-    const auto world = boids::world<double, 2>::box(boids::edges::wrap, o.world);
+    const auto world = o.wrap ? boids::world<double, 2>::box(boids::edges::wrap, o.world) : boids::world<double, 2>{};
+    const boids::polyline_path<vec2> path{boids::span<const vec2>(o.path), o.path_radius, false};
+    const boids::span<const boids::sphere<vec2>> rocks(o.obstacles);
+    const boids::wander<vec2> wander{40, 80, 3, limits};
+    auto wandering = boids::wander_state<vec2>::seeded(o.seed);
+    const vec2 lo{o.bounds[0], o.bounds[1]}, hi{o.bounds[2], o.bounds[3]};
     vec2 p = o.pos, v = o.vel;
     for (unsigned long long s = 0; s < o.steps; ++s) {
-        vec2 a{};
-        if (o.mode == "seek") a = boids::seek<vec2>{o.target, limits}(p, v);
-        else if (o.mode == "flee")
-            a = boids::flee<vec2>{o.target, o.panic_radius, limits, boids::flee_outside::brake}(p, v);
-        else a = boids::arrive<vec2>{o.target, o.slow_radius, limits, 1.0, boids::arrive_ramp::linear}(p, v);
+        const double t = static_cast<double>(s) * o.dt;
+        const vec2 target = boids::add_scaled(o.target, o.target_vel, t);  // moves in a straight line
+        vec2 a{}, aim = target;
+        if (o.mode == "seek") a = boids::seek<vec2>{target, limits}(p, v);
+        else if (o.mode == "flee") a = boids::flee<vec2>{target, o.panic_radius, limits, boids::flee_outside::brake}(p, v);
+        else if (o.mode == "arrive") a = boids::arrive<vec2>{target, o.slow_radius, limits, 1.0, boids::arrive_ramp::linear}(p, v);
+        else if (o.mode == "pursue") {
+            const boids::pursue<vec2> chase{target, o.target_vel, limits};
+            aim = chase.predicted(p);
+            a = chase(p, v);
+        } else if (o.mode == "evade") a = boids::evade<vec2>{target, o.target_vel, limits, o.panic_radius}(p, v);
+        else if (o.mode == "wander") {
+            a = wander(p, v, wandering, o.dt);
+            aim = wander.target(p, v, wandering);
+        } else if (o.mode == "follow-path") {
+            a = boids::follow_path<vec2>{path, limits}(p, v);
+            aim = path.nearest(boids::predict(p, v, 0.5)).point;
+        } else if (o.mode == "avoid") {
+            const vec2 dodge = boids::avoid_obstacles<vec2>{rocks, o.agent_radius, limits}(p, v);
+            a = boids::blend_priority(limits.max_force, 1e-9, dodge,
+                                      boids::arrive<vec2>{target, o.slow_radius, limits}(p, v));
+        } else {  // contain
+            const vec2 back = boids::stay_within<vec2>{lo, hi, limits}(p, v);
+            const vec2 roam = wander(p, v, wandering, o.dt);
+            a = boids::blend_priority(limits.max_force, 1e-9, back, roam);
+            aim = wander.target(p, v, wandering);
+        }
         boids::integrate(p, v, a, o.dt, limits);
         boids::confine(world, p, v);
+        on_step(s + 1, p, v, aim);
     }
     return {p, v};
+}
+inline vehicle_result run_vehicle(const vehicle_options& o) {
+    return run_vehicle(o, [](unsigned long long, const vec2&, const vec2&, const vec2&) {});
+}
+
+// "X,Y;X,Y;..." (N numbers per item) into `out`; false with a message on bad input.
+template <std::size_t N>
+inline bool parse_list(const std::string& flag, const std::string& text, std::vector<std::array<double, N>>& out,
+                       std::string& error) {
+    std::stringstream ss(text);
+    std::string item;
+    while (std::getline(ss, item, ';')) {
+        const auto v = parse_numbers<N>(item);
+        if (!v) {
+            error = "--" + flag + ": '" + item + "' is not " + std::to_string(N) + " comma-separated finite numbers";
+            return false;
+        }
+        out.push_back(*v);
+    }
+    if (out.empty()) {
+        error = "--" + flag + ": empty list";
+        return false;
+    }
+    return true;
 }
 
 // Parses the vehicle flags; returns false with `error` set on bad input.
 inline bool parse_vehicle(const arguments& args, vehicle_options& o, std::string& error) {
     flag_reader f(args);
-    f.choice("mode", o.mode, {"seek", "flee", "arrive"});
+    f.choice("mode", o.mode, {"seek", "flee", "arrive", "pursue", "evade", "wander", "follow-path", "avoid", "contain"});
     std::array<double, 2> tmp{};
     if (f.has("pos")) { f.numbers("pos", tmp); o.pos = {tmp[0], tmp[1]}; }
     if (f.has("vel")) { f.numbers("vel", tmp); o.vel = {tmp[0], tmp[1]}; }
     if (f.has("target")) { f.numbers("target", tmp); o.target = {tmp[0], tmp[1]}; }
+    if (f.has("target-vel")) { f.numbers("target-vel", tmp); o.target_vel = {tmp[0], tmp[1]}; }
     f.count("steps", o.steps, 100000000ull);
+    f.count("seed", o.seed, ~0ull >> 1);
     f.positive("dt", o.dt);
     f.numbers("world", o.world);
     if (f.ok() && !(o.world[0] > 0 && o.world[1] > 0)) f.fail("--world: both sizes must be > 0");
+    if (f.flag("no-wrap")) o.wrap = false;
     f.positive("max-speed", o.max_speed, false);
     f.positive("max-force", o.max_force, false);
     f.positive("reaction-time", o.reaction_time);
     f.positive("slow-radius", o.slow_radius, false);
     f.positive("panic-radius", o.panic_radius, false);
+    f.positive("path-radius", o.path_radius, false);
+    std::string text;
+    if (f.has("path")) {
+        f.text("path", text);
+        std::vector<std::array<double, 2>> pts;
+        if (f.ok() && !parse_list<2>("path", text, pts, error)) f.fail(error);
+        for (const auto& q : pts) o.path.push_back({q[0], q[1]});
+    }
+    if (f.has("obstacles")) {
+        f.text("obstacles", text);
+        std::vector<std::array<double, 3>> rocks;
+        if (f.ok() && !parse_list<3>("obstacles", text, rocks, error)) f.fail(error);
+        for (const auto& r : rocks) {
+            if (f.ok() && !(r[2] > 0)) f.fail("--obstacles: a radius must be > 0");
+            o.obstacles.push_back({{r[0], r[1]}, r[2]});
+        }
+    }
+    if (f.has("bounds")) {
+        f.numbers("bounds", o.bounds);
+        o.has_bounds = true;
+        if (f.ok() && !(o.bounds[2] > o.bounds[0] && o.bounds[3] > o.bounds[1])) f.fail("--bounds: need X0 < X1 and Y0 < Y1");
+    }
     f.text("out", o.out);
+    f.text("trace", o.trace);
+    if (f.ok() && o.mode == "follow-path" && o.path.empty()) f.fail("--mode=follow-path needs --path=\"X,Y;X,Y;...\"");
+    if (f.ok() && o.mode == "contain" && !o.has_bounds) o.bounds = {50, 50, o.world[0] - 50, o.world[1] - 50};
+    if (f.ok() && o.mode == "contain" && !(o.bounds[2] > o.bounds[0] && o.bounds[3] > o.bounds[1]))
+        f.fail("--mode=contain: the world is too small for the default bounds; give --bounds");
     if (!f.finish()) {
         error = f.error();
         return false;
@@ -69,16 +173,21 @@ inline bool parse_vehicle(const arguments& args, vehicle_options& o, std::string
 inline int vehicle_main(const arguments& args, std::string& error) {
     vehicle_options o;
     if (!parse_vehicle(args, o, error)) return 2;
-    const auto r = run_vehicle(o);
+    std::vector<row> trace;
+    const auto r = run_vehicle(o, [&](unsigned long long step, const vec2& p, const vec2& v, const vec2& aim) {
+        if (!o.trace.empty()) trace.push_back({static_cast<double>(step), p.x, p.y, v.x, v.y, aim.x, aim.y});
+    });
+    if (!o.trace.empty() &&
+        !write_file_atomically(o.trace, format_csv("step,x,y,vx,vy,target_x,target_y", trace), error))
+        return 2;
     if (!o.out.empty()) {
         const std::string csv = format_csv("x,y,vx,vy", {{r.pos.x, r.pos.y, r.vel.x, r.vel.y}});
         if (!write_file_atomically(o.out, csv, error)) return 2;
     }
-    const double dx = o.target.x - r.pos.x, dy = o.target.y - r.pos.y;
+    const vec2 target = boids::add_scaled(o.target, o.target_vel, static_cast<double>(o.steps) * o.dt);
     std::printf("vehicle %s: %llu steps of %.6g s, position (%.3f, %.3f) px, speed %.3f px/s, "
                 "%.3f px from the target\n",
-                o.mode.c_str(), o.steps, o.dt, r.pos.x, r.pos.y, boids::length(r.vel),
-                std::sqrt(dx * dx + dy * dy));
+                o.mode.c_str(), o.steps, o.dt, r.pos.x, r.pos.y, boids::length(r.vel), boids::distance(r.pos, target));
     return 0;
 }
 

@@ -67,4 +67,48 @@ template <class S, class... Parts>
     return {max_force, std::tuple<Parts...>(std::move(parts)...)};
 }
 
+// Priority blending: the first acceleration whose magnitude exceeds `threshold`
+// wins (clamped to max_force); when none does, zero. Put what must not be ignored
+// (avoid_obstacles, stay_within) first and what the agent wants last.
+template <class V, class... Rest>
+[[nodiscard]] V blend_priority(scalar_t<V> max_force, scalar_t<V> threshold, const V& first,
+                               const Rest&... rest) noexcept {
+    if (boids::length_squared(first) > threshold * threshold) return boids::clamp_magnitude(first, max_force);
+    if constexpr (sizeof...(Rest) == 0) return boids::zero<V>();
+    else return boids::blend_priority(max_force, threshold, rest...);
+}
+
+// A functor: calls the behaviours in order and keeps the first whose result exceeds
+// the threshold; the later ones are not even evaluated.
+template <class S, class... Parts>
+struct priority_blend {
+    S max_force;
+    S threshold;
+    std::tuple<Parts...> parts;
+
+    template <class... Args>
+    [[nodiscard]] auto operator()(const Args&... args) const {
+        using V = decltype(std::get<0>(parts)(args...));
+        V result = boids::zero<V>();
+        bool found = false;
+        std::apply(
+            [&](const auto&... part) {
+                ((found ? void() : [&] {
+                    const V a = part(args...);
+                    if (boids::length_squared(a) > threshold * threshold) {
+                        result = boids::clamp_magnitude(a, max_force);
+                        found = true;
+                    }
+                }()), ...);
+            },
+            parts);
+        return result;
+    }
+};
+template <class S, class... Parts>
+[[nodiscard]] constexpr priority_blend<S, Parts...> make_priority_blend(S max_force, S threshold, Parts... parts) {
+    static_assert(sizeof...(Parts) > 0, "make_priority_blend needs at least one behaviour");
+    return {max_force, threshold, std::tuple<Parts...>(std::move(parts)...)};
+}
+
 } // namespace boids

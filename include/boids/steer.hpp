@@ -33,6 +33,12 @@ struct steering_limits {
     }
 };
 
+// Where an agent at `position` moving at `velocity` will be in t seconds.
+template <class V>
+[[nodiscard]] V predict(const V& position, const V& velocity, scalar_t<V> t) noexcept {
+    return boids::add_scaled(position, velocity, t);
+}
+
 // clamp((desired - velocity) / reaction_time, max_force).
 template <class V>
 [[nodiscard]] V steer_toward(const V& desired, const V& velocity, scalar_t<V> reaction_time,

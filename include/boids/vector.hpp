@@ -123,6 +123,15 @@ template <class V>
     if constexpr (dimension_v<V> == 3) s += boids::get(a, 2) * boids::get(b, 2);
     return s;
 }
+// The cross product of two 3D vectors.
+template <class V>
+[[nodiscard]] constexpr V cross(const V& a, const V& b) noexcept {
+    static_assert(dimension_v<V> == 3, "boids::cross is for 3D vectors");
+    return traits_of<V>::make(boids::get(a, 1) * boids::get(b, 2) - boids::get(a, 2) * boids::get(b, 1),
+                              boids::get(a, 2) * boids::get(b, 0) - boids::get(a, 0) * boids::get(b, 2),
+                              boids::get(a, 0) * boids::get(b, 1) - boids::get(a, 1) * boids::get(b, 0));
+}
+
 template <class V>
 [[nodiscard]] constexpr scalar_t<V> length_squared(const V& a) noexcept {
     return boids::dot(a, a);
