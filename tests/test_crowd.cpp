@@ -1,9 +1,15 @@
 // Tests of boids/behaviors/crowd.hpp.
 #include "agent_sim.hpp"
 #include <boids/behaviors/crowd.hpp>
+#include <boids/behaviors/obstacles.hpp>
 #include <boids/blend.hpp>
 #include <boids/neighbors/all_pairs.hpp>
 #include <vector>
+
+struct door_vec2 {
+    double x, y;
+};
+BOIDS_REGISTER_VECTOR2(door_vec2, double, x, y)
 
 TEMPLATE_TEST_CASE("queue keeps a file of agents from overlapping", "[crowd][queue]", BOIDS_ALL_VEC_TYPES) {
     using V = TestType;
@@ -103,4 +109,52 @@ TEMPLATE_TEST_CASE("crowd behaviours on degenerate input", "[crowd][contract]", 
     CHECK(boids::is_finite(boids::follow_leader<V>{z, z, S(0), lim}(z, z)));
     std::vector<V> p(3, z), v(3, z);
     CHECK(boids::is_finite(boids::avoid_collisions<V>{S(1), S(1), lim}(0, boids::span<const V>(p), boids::span<const V>(v))));
+}
+
+TEST_CASE("queue files a crowd through a door without overlaps", "[crowd][queue]") {
+    using P = door_vec2;
+    const boids::steering_limits<double> lim{3, 12, 0.2, 0};
+    const double r = 0.3;  // agent radius: overlap means closer than 0.6
+    // A door 1.6 wide (under three agents abreast) between two round pillars.
+    const std::vector<boids::sphere<P>> pillars{{{0, 2.3}, 1.5}, {{0, -2.3}, 1.5}};
+    auto simulate = [&](bool queueing, int& through) {
+        std::vector<P> p, v;
+        for (int i = 0; i < 4; ++i)
+            for (int j = 0; j < 3; ++j) {
+                p.push_back({-6.0 - 1.2 * i, -1.2 + 1.2 * j});
+                v.push_back({0, 0});
+            }
+        boids::all_pairs<P> finder{boids::world<double, 2>{}};
+        std::vector<boids::neighbor<double, 2>> buf(32);
+        std::vector<P> acc(p.size());
+        const boids::separation<P> personal_space{2 * r * 1.5, boids::separation_falloff::linear, 12};
+        double closest = 1e9;
+        for (int step = 0; step < 60 * 30; ++step) {
+            finder.build(boids::span<const P>(p));
+            for (std::size_t i = 0; i < p.size(); ++i) {
+                boids::buffer_sink<double, 2> near{boids::span<boids::neighbor<double, 2>>(buf)};
+                finder.for_each_within(i, 3.0, near);
+                const P avoid = boids::avoid_obstacles<P>{boids::span<const boids::sphere<P>>(pillars), r, lim}(p[i], v[i]);
+                const P wait = queueing ? boids::queue<P>{1.5, 2 * r, lim}(v[i], near.result()) : P{0, 0};
+                const P go = boids::arrive<P>{{12, 0}, 2.0, lim}(p[i], v[i]);
+                const P push = personal_space(i, v[i], near.result(), lim);
+                acc[i] = boids::blend_priority(lim.max_force, 1e-6, avoid,
+                                               boids::blend_weighted(lim.max_force, boids::weighted<P>{2, push},
+                                                                     boids::weighted<P>{2, wait}, boids::weighted<P>{1, go}));
+            }
+            for (std::size_t i = 0; i < p.size(); ++i) boids::integrate(p[i], v[i], acc[i], 1.0 / 60, lim);
+            if (step > 60)  // after the first second (they start 1.2 apart)
+                for (std::size_t i = 0; i < p.size(); ++i)
+                    for (std::size_t j = i + 1; j < p.size(); ++j) closest = std::min(closest, boids::distance(p[i], p[j]));
+        }
+        through = 0;
+        for (const auto& q : p) through += q.x > 3 ? 1 : 0;
+        return closest;
+    };
+    int through_with = 0, through_without = 0;
+    const double with = simulate(true, through_with), without = simulate(false, through_without);
+    CAPTURE(with, without, through_with);
+    CHECK(through_with == 12);     // everyone gets through the door in 30 s
+    CHECK(with >= 2 * r);          // and no two agents overlap on the way
+    CHECK(without < 2 * r * 0.8);  // without queueing they jostle into each other
 }
