@@ -27,6 +27,7 @@
 #include "flock.hpp"
 #include "gauges.hpp"
 #include "models/lesson.hpp"
+#include "models/starling.hpp"
 
 #if !defined(BOIDS_NO_GLM) && defined(__has_include)
 #  if __has_include(<glm/vec2.hpp>)
