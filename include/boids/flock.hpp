@@ -132,21 +132,12 @@ template <class V>
     const V& p = positions[i];
     const V& v = velocities[i];
     if (!boids::is_finite(p) || !boids::is_finite(v)) return boids::zero<V>();
-    const auto& sep = cfg.separate;
-    const auto sep_r2 = sep.radius * sep.radius;
     V push = boids::zero<V>(), coincident = boids::zero<V>(), offsets = boids::zero<V>(), vels = boids::zero<V>();
     bool any_coincident = false;
     for (const auto& n : nbrs) {
-        const V off = detail::to_vector<V>(n.offset);
-        offsets = boids::add(offsets, off);
+        offsets = boids::add(offsets, detail::to_vector<V>(n.offset));
         vels = boids::add(vels, velocities[n.index]);
-        if (!(n.distance_squared < sep_r2)) continue;
-        if (n.distance_squared == 0) {
-            coincident = boids::add(coincident, coincident_push<V>(sep.seed, i, n.index));
-            any_coincident = true;
-        } else {
-            push = boids::add_scaled(push, off, sep.push_weight(n.distance_squared));
-        }
+        cfg.separate.add(i, n, push, coincident, any_coincident);
     }
     return flock_acceleration_from_sums(p, v, nbrs.size(), push, coincident, any_coincident, offsets, vels, cfg);
 }

@@ -80,21 +80,24 @@ struct separation {
         return boids::zero<V>();
     }
 
+    // Adds one neighbour's share to the running sums (nothing beyond the radius).
+    void add(std::size_t self, const neighbor<S, dimension_v<V>>& n, V& push, V& coincident,
+             bool& any_coincident) const noexcept {
+        if (!(n.distance_squared < radius * radius)) return;
+        if (n.distance_squared == S(0)) {
+            coincident = boids::add(coincident, coincident_push<V>(seed, self, n.index));
+            any_coincident = true;
+        } else {
+            push = boids::add_scaled(push, detail::to_vector<V>(n.offset), push_weight(n.distance_squared));
+        }
+    }
+
     [[nodiscard]] V operator()(std::size_t self, const V& velocity, neighborhood<V> nbrs,
                                const steering_limits<S>& limits) const noexcept {
         V push = boids::zero<V>();
         V coincident = boids::zero<V>();
         bool any_coincident = false;
-        const S r2 = radius * radius;
-        for (const auto& n : nbrs) {
-            if (!(n.distance_squared < r2)) continue;
-            if (n.distance_squared == S(0)) {
-                coincident = boids::add(coincident, coincident_push<V>(seed, self, n.index));
-                any_coincident = true;
-                continue;
-            }
-            push = boids::add_scaled(push, detail::to_vector<V>(n.offset), push_weight(n.distance_squared));
-        }
+        for (const auto& n : nbrs) add(self, n, push, coincident, any_coincident);
         return finish(push, coincident, any_coincident, velocity, limits);
     }
 };
