@@ -33,3 +33,39 @@ TEST_CASE("uniform_grid lays out whole cells a little larger than asked", "[unif
     CHECK(g.cells_per_axis()[1] == 8);
     CHECK(g.bucket_count() == 112);
 }
+
+TEMPLATE_TEST_CASE("uniform_grid k nearest in dense clouds and uneven flocks equal all_pairs", "[uniform_grid][property]",
+                   BOIDS_ALL_VEC_TYPES) {
+    // The by-distance query guesses a radius from the local density and widens it when
+    // too few fall inside: a Gaussian cloud (dense core, sparse edge), a torus, and
+    // cells far smaller and far larger than the neighbours' distances.
+    using V = TestType;
+    using S = boids::scalar_t<V>;
+    constexpr std::size_t D = boids::dimension_v<V>;
+    const auto kind = GENERATE(boids::edges::open, boids::edges::toroidal);
+    const double cell = GENERATE(0.3, 1.0, 4.0);
+    const auto world = kind == boids::edges::open ? boids::world_for<V>{} : test::box<V>(kind, 30, 30, 30);
+    boids::random_stream rng(77);
+    std::vector<V> pos(1500);
+    for (std::size_t i = 0; i < pos.size(); ++i) {
+        if (kind == boids::edges::open) {
+            pos[i] = boids::generate<V>([&](std::size_t) { return S(4.0 * rng.normal()); });
+        } else {
+            pos[i] = boids::generate<V>([&](std::size_t) { return S(rng.uniform(0, 30)); });
+        }
+        if (i % 97 == 5) pos[i] = pos[i - 1];  // a few on the same spot
+    }
+    boids::all_pairs<V> ref(world);
+    ref.build(boids::span<const V>(pos));
+    boids::uniform_grid<V> grid(world, S(cell));
+    grid.build(boids::span<const V>(pos));
+    CAPTURE(static_cast<int>(kind), cell, D);
+    for (std::size_t i = 0; i < pos.size(); i += 7) {
+        CAPTURE(i);
+        for (std::size_t k : {std::size_t(7), std::size_t(24), std::size_t(64), std::size_t(80)}) {
+            REQUIRE(test::knn_list<V>(grid, i, k, std::numeric_limits<S>::infinity()) ==
+                    test::knn_list<V>(ref, i, k, std::numeric_limits<S>::infinity()));
+            REQUIRE(test::knn_list<V>(grid, i, k, S(1.5)) == test::knn_list<V>(ref, i, k, S(1.5)));
+        }
+    }
+}

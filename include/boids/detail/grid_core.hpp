@@ -9,11 +9,13 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <vector>
 #include "../neighbors/query.hpp"
 #include "../neighbors/world.hpp"
 #include "../random.hpp"
+#include "pack.hpp"
 
 namespace boids {
 namespace detail {
@@ -98,6 +100,7 @@ public:
                 }
             }
         }
+        prepare_nearest();
     }
 
     [[nodiscard]] std::size_t slot_of(std::size_t i) const noexcept { return slot_[i]; }
@@ -149,13 +152,254 @@ public:
         for_each_within(i, radius, vision_cone<scalar, dim>{}, sink);
     }
 
-    // The k nearest other boids within max_radius (k = out.capacity()): rings of cells
-    // widen until no unvisited cell can hold anything nearer than the k-th found.
+    // The k nearest other boids within max_radius (k = out.capacity()), ties to the
+    // lower index. Dense grids visit cells nearest first and stop once no unvisited
+    // cell can hold anything nearer than the k-th found; otherwise, rings of cells.
     void nearest(std::size_t i, k_nearest<scalar, dim>& out,
                  scalar max_radius = std::numeric_limits<scalar>::infinity()) const {
         BOIDS_ASSERT(i < order_.size(), "grid: query index out of range");
         out.clear();
         if (out.capacity() == 0) return;
+        if (!Hashed && nearest_by_distance(i, out, max_radius)) return;
+        nearest_by_rings(i, out, max_radius);
+    }
+
+private:
+    // --- k nearest: a radius guessed from the local density, then selection ---
+    //
+    // Branches the CPU cannot predict cost more here than arithmetic, so the query is
+    // shaped as straight-line loops: a radius that should hold about 1.6 k boids (from
+    // the density of the 3^D block of cells around the query), squared distances to
+    // every slot in the cells that ball touches (one run of slots per row of cells),
+    // a larger ball in the rare case it holds fewer than k, and the k nearest picked
+    // by counting ranks, not by a heap.
+    static constexpr std::size_t max_nearest_k = 64;
+    static constexpr std::size_t scratch_size = 1024;
+    static constexpr std::int32_t max_nearest_reach = 16;
+
+    // Whether the by-distance query can run on this build: dense, indices that fit
+    // 32 bits, and in a toroidal world every point inside the box (the branch-free
+    // minimum image assumes it).
+    void prepare_nearest() {
+        near_ready_ = false;
+        if (Hashed || order_.size() >= (std::size_t(1) << 31)) return;
+        if (world_.kind == edges::toroidal) {
+            const std::size_t n = order_.size();
+            for (std::size_t d = 0; d < dim; ++d)
+                for (std::size_t s = 0; s < n; ++s)
+                    if (!(spos_[d * n + s] >= scalar(0) && spos_[d * n + s] < world_.size[d])) return;
+        }
+        near_ready_ = true;
+    }
+
+    // The gap along axis d between coordinate x and (unwrapped) cell j, less rounding slack.
+    [[nodiscard]] scalar cell_gap(scalar x, std::int32_t j, std::size_t d) const noexcept {
+        const scalar lo = origin_[d] + static_cast<scalar>(j) * w_[d];
+        const scalar hi = lo + w_[d];
+        const scalar g = std::max(std::max(lo - x, x - hi), scalar(0));
+        return std::max(g - slack(g), scalar(0));
+    }
+
+    // Appends the squared distances to every slot in cells within sqrt(t2) of p
+    // (cells c + o, |o_d| <= reach_d), row by row. False when the scratch is full.
+    bool scan_ball(const std::array<scalar, dim>& p, const cell_t& c, std::size_t si, scalar t2,
+                   const std::array<std::int32_t, dim>& reach, scalar* d2, std::uint32_t* slot,
+                   std::size_t& count) const noexcept {
+        const bool torus = world_.kind == edges::toroidal;
+        bool ok = true;
+        auto run = [&](std::int32_t x0, std::int32_t x1, cell_t cell) {
+            if (!ok || x1 < x0) return;
+            cell[0] = x0;
+            const std::size_t b0 = bucket_of(cell);
+            const std::size_t s0 = bucket_start_[b0], s1 = bucket_start_[b0 + static_cast<std::size_t>(x1 - x0) + 1];
+            if (count + (s1 - s0) > scratch_size) {
+                ok = false;
+                return;
+            }
+            const std::size_t start = count;
+            append_distances(p, s0, s1, d2, slot, count);
+            if (si >= s0 && si < s1) d2[start + (si - s0)] = std::numeric_limits<scalar>::infinity();
+        };
+        std::array<std::int32_t, dim> lo{}, hi{};
+        for (std::size_t d = 1; d < dim; ++d) {
+            lo[d] = -reach[d];
+            hi[d] = reach[d];
+        }
+        cell_t o{};
+        iterate_box(lo, hi, o, 0, [&](const cell_t& off) {
+            scalar g2 = 0;
+            cell_t cell{};
+            for (std::size_t d = 1; d < dim; ++d) {
+                const std::int32_t j = c[d] + off[d];
+                if (!torus && (j < 0 || j >= n_[d])) return;
+                const scalar g = cell_gap(p[d], j, d);
+                g2 += g * g;
+                cell[d] = torus ? (j < 0 ? j + n_[d] : (j >= n_[d] ? j - n_[d] : j)) : j;
+            }
+            if (g2 > t2) return;
+            // Along x, the cells within the remaining budget form one range around c.
+            std::int32_t x0 = c[0] - reach[0], x1 = c[0] + reach[0];
+            while (x0 < c[0] && [&] { const scalar g = cell_gap(p[0], x0, 0); return g2 + g * g > t2; }()) ++x0;
+            while (x1 > c[0] && [&] { const scalar g = cell_gap(p[0], x1, 0); return g2 + g * g > t2; }()) --x1;
+            if (!torus) {
+                run(std::max(x0, 0), std::min(x1, n_[0] - 1), cell);
+            } else if (x0 < 0) {
+                run(n_[0] + x0, n_[0] - 1, cell);
+                run(0, x1, cell);
+            } else if (x1 >= n_[0]) {
+                run(x0, n_[0] - 1, cell);
+                run(0, x1 - n_[0], cell);
+            } else {
+                run(x0, x1, cell);
+            }
+        });
+        return ok;
+    }
+
+    // Squared distances from p to the slots [s0, s1), appended to the scratch a pack
+    // of lanes at a time (lanes past s1 are written, then overwritten or ignored).
+    void append_distances(const std::array<scalar, dim>& p, std::size_t s0, std::size_t s1, scalar* d2,
+                          std::uint32_t* slot, std::size_t& count) const noexcept {
+        using P = pack<scalar>;
+        using F = typename P::f;
+        const std::size_t n = order_.size();
+        const bool torus = world_.kind == edges::toroidal;
+        F pv[dim], size[dim], half[dim], neg_half[dim];
+        for (std::size_t d = 0; d < dim; ++d) {
+            pv[d] = P::splat(p[d]);
+            size[d] = P::splat(world_.size[d]);
+            half[d] = P::splat(world_.size[d] * scalar(0.5));
+            neg_half[d] = P::splat(-(world_.size[d] * scalar(0.5)));
+        }
+        for (std::size_t t = s0; t < s1; t += P::lanes) {
+            F sum = P::splat(scalar(0));
+            for (std::size_t d = 0; d < dim; ++d) {
+                F x = P::load(spos_.data() + d * n + t) - pv[d];
+                if (torus) {  // the minimum image, as offset_component computes it for points in the box
+                    x = x - size[d] * P::ones_where(x > half[d]);
+                    x = x + size[d] * P::ones_where(x < neg_half[d]);
+                }
+                sum = sum + x * x;
+            }
+            const std::size_t at = count + (t - s0);
+            std::memcpy(d2 + at, &sum, sizeof sum);
+            for (std::size_t k = 0; k < P::lanes; ++k) slot[at + k] = static_cast<std::uint32_t>(t + k);
+        }
+        count += s1 - s0;
+    }
+
+    // How many of the first `count` squared distances are at most t2.
+    static std::size_t count_within(const scalar* d2, std::size_t count, scalar t2) noexcept {
+        using P = pack<scalar>;
+        typename P::f hits = P::splat(scalar(0));
+        const typename P::f limit = P::splat(t2);
+        std::size_t t = 0;
+        for (; t + P::lanes <= count; t += P::lanes) hits = hits + P::ones_where(P::load(d2 + t) <= limit);
+        std::size_t total = static_cast<std::size_t>(P::sum(hits));
+        for (; t < count; ++t) total += d2[t] <= t2 ? 1 : 0;
+        return total;
+    }
+
+    // Returns false, having reported nothing, when this query needs the ring walk.
+    bool nearest_by_distance(std::size_t i, k_nearest<scalar, dim>& out, scalar max_radius) const {
+        const std::size_t k = out.capacity();
+        if (!near_ready_ || k > max_nearest_k || too_many_cells(1)) return false;
+        const std::size_t n = order_.size();
+        const std::size_t si = slot_[i];
+        const cell_t c = scell_[si];
+        std::array<scalar, dim> p{};
+        for (std::size_t d = 0; d < dim; ++d) {
+            p[d] = spos_[d * n + si];
+            if (!std::isfinite(p[d])) return false;
+        }
+        // The density of the block of cells around the query, from run lengths alone.
+        std::size_t block_count = 0, block_cells = 1;
+        {
+            std::array<std::int32_t, dim> lo{}, hi{};
+            clipped_offsets(c, 1, lo, hi);
+            for (std::size_t d = 0; d < dim; ++d) block_cells *= static_cast<std::size_t>(hi[d] - lo[d] + 1);
+            for_each_cell_in_box(c, 1, [&](std::size_t s0, std::size_t s1, const cell_t*) { block_count += s1 - s0; });
+        }
+        double cell_volume = 1;
+        for (std::size_t d = 0; d < dim; ++d) cell_volume *= static_cast<double>(w_[d]);
+        const double density = static_cast<double>(std::max<std::size_t>(block_count, 2) - 1) /
+                               (static_cast<double>(block_cells) * cell_volume);
+        const double ball = dim == 2 ? 3.14159265358979323846 : 4.18879020478639098;  // pi, 4 pi / 3
+        const double volume = 1.6 * static_cast<double>(k) / (density * ball);  // of the ball to scan
+        const double guess2 = dim == 2 ? volume : std::cbrt(volume) * std::cbrt(volume);
+        const scalar r2 = max_radius * max_radius;
+        scalar t2 = static_cast<scalar>(std::min(guess2, static_cast<double>(std::numeric_limits<scalar>::max())));
+        if (!(t2 > scalar(0))) t2 = w_[0] * w_[0];
+        t2 = std::min(t2, r2);
+        scalar d2[scratch_size + pack<scalar>::lanes];
+        std::uint32_t slot[scratch_size + pack<scalar>::lanes];
+        std::size_t count = 0, within = 0;
+        for (;;) {
+            std::array<std::int32_t, dim> reach{};
+            const scalar t = std::sqrt(t2);
+            for (std::size_t d = 0; d < dim; ++d) {
+                const scalar cells = std::ceil((t + slack(t)) / w_[d]);
+                if (!(cells <= scalar(max_nearest_reach))) return false;  // sparse here: the ring walk
+                reach[d] = std::max<std::int32_t>(1, static_cast<std::int32_t>(cells));
+                if (world_.kind == edges::toroidal && n_[d] < 2 * reach[d] + 1) return false;
+            }
+            count = 0;
+            if (!scan_ball(p, c, si, t2, reach, d2, slot, count)) return false;
+            within = count_within(d2, count, t2);
+            if (within >= k || !(t2 < r2)) break;
+            t2 = std::min(t2 * scalar(2.5), r2);  // too few: a ball about 1.6 times wider
+        }
+        // Too many to rank cheaply: shrink the radius while it keeps k.
+        for (int tries = 0; tries < 4 && within > 2 * k + 8; ++tries) {
+            const scalar smaller = t2 * static_cast<scalar>(std::pow(1.2 * static_cast<double>(k) / static_cast<double>(within), 2.0 / static_cast<double>(dim)));
+            const std::size_t w2 = count_within(d2, count, smaller);
+            if (w2 < k) break;
+            t2 = smaller;
+            within = w2;
+        }
+        // Many at one distance (boids stacked on one spot): the ring walk copes better.
+        if (within > 4 * k + 64) return false;
+        // Keep those within t2, then rank them by (distance, index) by counting.
+        std::size_t kept = 0;
+        for (std::size_t j = 0; j < count; ++j) {
+            d2[kept] = d2[j];
+            slot[kept] = slot[j];
+            kept += d2[j] <= t2 ? 1 : 0;
+        }
+        std::array<std::uint32_t, max_nearest_k> pick;
+        const std::size_t take = std::min(k, kept);
+        using P = pack<scalar>;
+        using F = typename P::f;
+        for (std::size_t t = kept; t < kept + P::lanes; ++t) d2[t] = std::numeric_limits<scalar>::infinity();
+        for (std::size_t a = 0; a < kept; ++a) {
+            const scalar da = d2[a];
+            const F va = P::splat(da);
+            F below_lanes = P::splat(scalar(0)), equal_lanes = P::splat(scalar(0));
+            for (std::size_t b = 0; b < kept; b += P::lanes) {
+                const F vb = P::load(d2 + b);
+                below_lanes = below_lanes + P::ones_where(vb < va);
+                equal_lanes = equal_lanes + P::ones_where(vb == va);
+            }
+            std::size_t below = static_cast<std::size_t>(P::sum(below_lanes));
+            if (P::sum(equal_lanes) > scalar(1)) {  // equal distances: the lower boid index first
+                for (std::size_t b = 0; b < kept; ++b)
+                    if (d2[b] == da && order_[slot[b]] < order_[slot[a]]) ++below;
+            }
+            if (below < take) pick[below] = static_cast<std::uint32_t>(a);
+        }
+        for (std::size_t q = 0; q < take; ++q) {
+            const std::size_t s = slot[pick[q]];
+            neighbor_type nb{order_[s], d2[pick[q]], {}};
+            for (std::size_t d = 0; d < dim; ++d) nb.offset[d] = world_.offset_component(p[d], spos_[d * n + s], d);
+            out(nb);
+        }
+        return true;
+    }
+
+    // Rings of cells widen until no unvisited cell can hold anything nearer than the
+    // k-th found: hashed grids, and queries the sorted offsets cannot finish.
+    void nearest_by_rings(std::size_t i, k_nearest<scalar, dim>& out, scalar max_radius) const {
+        out.clear();
         const std::size_t si = slot_[i];
         const cell_t c = scell_[si];
         std::array<scalar, dim> p{};
@@ -195,7 +439,6 @@ public:
         }
     }
 
-private:
     // --- layout: cells per axis and their widths ---
     void layout(span<const V> positions) {
         const std::size_t n = positions.size();
@@ -465,6 +708,7 @@ private:
     std::vector<std::size_t> bucket_start_, cursor_, order_, slot_, pbucket_;
     std::vector<cell_t> pcell_, scell_;
     std::vector<scalar> spos_;
+    bool near_ready_ = false;  // the by-distance k-nearest query suits this build
 };
 
 } // namespace detail
