@@ -64,3 +64,64 @@ TEST_CASE("starling: the disturbance pulse shape", "[starling]") {
     CHECK(pulse(5.75, 5, 0.8, 3) == Approx(0.8 * std::sin(3.14159265358979 / 4)).epsilon(1e-9));
     CHECK(pulse(8.01, 5, 0.8, 3) == 0);
 }
+
+TEST_CASE("starling: the roost turn, by hand", "[starling]") {
+    using V = glm::dvec3;
+    const V roost(0, 0, 0);
+    // Bird at (100, 20, 0) flying +x: straight away from the roost. Left is -z,
+    // the roost lies exactly behind: the seeded side decides, full weight (1 + 1)/2.
+    CHECK(boids::starling::roost_turn(V(100, 20, 0), V(10, 0, 0), roost, 3.0, true, 1) == V(0, 0, -3));
+    CHECK(boids::starling::roost_turn(V(100, 20, 0), V(10, 0, 0), roost, 3.0, true, -1) == V(0, 0, 3));
+    CHECK(boids::starling::roost_turn(V(100, 20, 0), V(10, 0, 0), roost, 3.0, false, 1) == V(0));
+    // Bird at (100, 0, 0) flying +z: n = +x, h = +z, h.n = 0 (weight 1/2);
+    // l = (h_z, 0, -h_x) = (1, 0, 0); (-n).l = -1: turn right, tanh(-8).
+    const V r = boids::starling::roost_turn(V(100, 0, 0), V(0, 0, 10), roost, 3.0, true, 1);
+    CHECK(r.x == Approx(3.0 * 0.5 * std::tanh(-8.0)).epsilon(1e-12));
+    CHECK(r.y == 0);
+    CHECK(r.z == 0);
+    // Heading home: no turn.
+    CHECK(boids::length(boids::starling::roost_turn(V(100, 0, 0), V(-10, 0, 0), roost, 3.0, true, 1)) < 1e-12);
+}
+
+TEST_CASE("starling: the disturbance acceleration and the copying rule", "[starling]") {
+    using V = glm::dvec3;
+    boids::starling::maneuver m;
+    m.disturbance = 1;
+    m.start = 10;
+    m.duration = 3;
+    m.amplitude = 0.8;
+    m.turn = -1;
+    m.dive = true;
+    // Mid-pulse e = 0.8: 12 * 0.8 to the right of a bird flying +x (right is +z), 7 * 0.8 down.
+    const V e = boids::starling::disturbance_acceleration(m, 11.5, V(10, 0, 0), 12.0, 7.0);
+    CHECK(e.x == Approx(0).margin(1e-12));
+    CHECK(e.y == Approx(-5.6));
+    CHECK(e.z == Approx(9.6));
+    CHECK(boids::starling::disturbance_acceleration(m, 9.9, V(10, 0, 0), 12.0, 7.0) == V(0));
+
+    const boids::starling::copy_rule rule{};
+    boids::starling::maneuver none;
+    CHECK(rule.may_copy(none, 1, 11));
+    CHECK_FALSE(rule.may_copy(m, 1, 11));       // once per disturbance
+    CHECK_FALSE(rule.may_copy(m, 2, 17.9));     // within 5 s after its manoeuvre ended at 13 s
+    CHECK(rule.may_copy(m, 2, 18.1));
+    const auto c = rule.copy_of(m, 11, 0.2);
+    CHECK(c.start == Approx(11.2));
+    CHECK(c.amplitude == Approx(0.768));
+    CHECK(c.turn == -1);
+    CHECK(c.dive);
+    CHECK(c.disturbance == 1);
+    boids::starling::maneuver weak = m;
+    weak.amplitude = 0.2;
+    CHECK(rule.copy_of(weak, 11, 0.2).amplitude == Approx(0.25));  // never below 0.25
+    // The strongest active manoeuvre among neighbours; a pending one does not count.
+    std::vector<boids::starling::maneuver> others(3, m);
+    others[0].amplitude = 0.9;
+    others[0].start = 11.4;  // not started at t = 11.3
+    others[1].amplitude = 0.5;
+    others[2].amplitude = 0.7;
+    std::vector<std::size_t> idx{0, 1, 2};
+    const auto* s = boids::starling::copy_rule::strongest_active(idx, [&](std::size_t i) -> const boids::starling::maneuver& { return others[i]; }, 11.3);
+    REQUIRE(s != nullptr);
+    CHECK(s == &others[2]);
+}

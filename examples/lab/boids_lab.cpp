@@ -1,12 +1,14 @@
 // boids-lab: the lesson's labs on the command line.
 //   boids-lab vehicle --mode=seek|flee|arrive ...   (the warm-up)
 //   boids-lab flock ...                             (Flock and Hawk)
+//   boids-lab starlings ...                         (the starling model)
 // Every error is one line on stderr and exit code 2.
 #include <cstdio>
 #include <string>
 #include <vector>
 #include "cli.hpp"
 #include "flock.hpp"
+#include "starlings.hpp"
 #include "vehicle.hpp"
 
 int main(int argc, char** argv) {
@@ -16,7 +18,8 @@ int main(int argc, char** argv) {
     if (auto args = lab::parse_arguments(words, error)) {
         if (args->command == "vehicle") rc = lab::vehicle_main(*args, error);
         else if (args->command == "flock") rc = lab::flock_main(*args, error);
-        else error = "unknown command '" + args->command + "' (expected vehicle or flock)";
+        else if (args->command == "starlings") rc = lab::starlings_main(*args, error);
+        else error = "unknown command '" + args->command + "' (expected vehicle, flock or starlings)";
     }
     if (!error.empty()) {
         std::fprintf(stderr, "boids-lab: %s\n", error.c_str());

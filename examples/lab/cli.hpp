@@ -25,7 +25,7 @@ inline std::optional<arguments> parse_arguments(const std::vector<std::string>& 
                                                 std::string& error) {
     arguments out;
     if (argv.empty()) {
-        error = "missing command (vehicle, flock)";
+        error = "missing command (vehicle, flock, starlings)";
         return std::nullopt;
     }
     out.command = argv[0];

@@ -44,6 +44,12 @@ public:
                      "hashed_grid: cells do not wrap; use uniform_grid for a toroidal world");
     }
 
+    // A new cell edge for the next build(), keeping the buffers (no allocation).
+    void set_cell_size(scalar cell_size) noexcept {
+        BOIDS_ASSERT(cell_size > 0 && std::isfinite(cell_size), "grid: cell size must be finite and > 0");
+        cell_size_ = cell_size;
+    }
+
     [[nodiscard]] const world_for<V>& world() const noexcept { return world_; }
     [[nodiscard]] std::size_t size() const noexcept { return order_.size(); }
     [[nodiscard]] scalar cell_size() const noexcept { return cell_size_; }
@@ -160,7 +166,9 @@ public:
         BOIDS_ASSERT(i < order_.size(), "grid: query index out of range");
         out.clear();
         if (out.capacity() == 0) return;
-        if (!Hashed && nearest_by_distance(i, out, max_radius)) return;
+        if constexpr (!Hashed) {
+            if (nearest_by_distance(i, out, max_radius)) return;
+        }
         nearest_by_rings(i, out, max_radius);
     }
 
@@ -200,9 +208,27 @@ private:
         return std::max(g - slack(g), scalar(0));
     }
 
+    // One query's point and the world's sizes, as packs, made once per query.
+    struct query_packs {
+        typename pack<scalar>::f p[dim], size[dim], half[dim], neg_half[dim];
+        bool torus;
+    };
+    [[nodiscard]] query_packs packs_for(const std::array<scalar, dim>& p) const noexcept {
+        using P = pack<scalar>;
+        query_packs q;
+        q.torus = world_.kind == edges::toroidal;
+        for (std::size_t d = 0; d < dim; ++d) {
+            q.p[d] = P::splat(p[d]);
+            q.size[d] = P::splat(world_.size[d]);
+            q.half[d] = P::splat(world_.size[d] * scalar(0.5));
+            q.neg_half[d] = P::splat(-(world_.size[d] * scalar(0.5)));
+        }
+        return q;
+    }
+
     // Appends the squared distances to every slot in cells within sqrt(t2) of p
     // (cells c + o, |o_d| <= reach_d), row by row. False when the scratch is full.
-    bool scan_ball(const std::array<scalar, dim>& p, const cell_t& c, std::size_t si, scalar t2,
+    bool scan_ball(const std::array<scalar, dim>& p, const query_packs& qp, const cell_t& c, std::size_t si, scalar t2,
                    const std::array<std::int32_t, dim>& reach, scalar* d2, std::uint32_t* slot,
                    std::size_t& count) const noexcept {
         const bool torus = world_.kind == edges::toroidal;
@@ -217,7 +243,7 @@ private:
                 return;
             }
             const std::size_t start = count;
-            append_distances(p, s0, s1, d2, slot, count);
+            append_distances(qp, s0, s1, d2, slot, count);
             if (si >= s0 && si < s1) d2[start + (si - s0)] = std::numeric_limits<scalar>::infinity();
         };
         std::array<std::int32_t, dim> lo{}, hi{};
@@ -256,28 +282,20 @@ private:
         return ok;
     }
 
-    // Squared distances from p to the slots [s0, s1), appended to the scratch a pack
-    // of lanes at a time (lanes past s1 are written, then overwritten or ignored).
-    void append_distances(const std::array<scalar, dim>& p, std::size_t s0, std::size_t s1, scalar* d2,
-                          std::uint32_t* slot, std::size_t& count) const noexcept {
+    // Squared distances from the query to the slots [s0, s1), appended to the scratch
+    // a pack of lanes at a time (lanes past s1 are written, then overwritten or ignored).
+    void append_distances(const query_packs& q, std::size_t s0, std::size_t s1, scalar* d2, std::uint32_t* slot,
+                          std::size_t& count) const noexcept {
         using P = pack<scalar>;
         using F = typename P::f;
         const std::size_t n = order_.size();
-        const bool torus = world_.kind == edges::toroidal;
-        F pv[dim], size[dim], half[dim], neg_half[dim];
-        for (std::size_t d = 0; d < dim; ++d) {
-            pv[d] = P::splat(p[d]);
-            size[d] = P::splat(world_.size[d]);
-            half[d] = P::splat(world_.size[d] * scalar(0.5));
-            neg_half[d] = P::splat(-(world_.size[d] * scalar(0.5)));
-        }
         for (std::size_t t = s0; t < s1; t += P::lanes) {
             F sum = P::splat(scalar(0));
             for (std::size_t d = 0; d < dim; ++d) {
-                F x = P::load(spos_.data() + d * n + t) - pv[d];
-                if (torus) {  // the minimum image, as offset_component computes it for points in the box
-                    x = x - size[d] * P::ones_where(x > half[d]);
-                    x = x + size[d] * P::ones_where(x < neg_half[d]);
+                F x = P::load(spos_.data() + d * n + t) - q.p[d];
+                if (q.torus) {  // the minimum image, as offset_component computes it for points in the box
+                    x = x - q.size[d] * P::ones_where(x > q.half[d]);
+                    x = x + q.size[d] * P::ones_where(x < q.neg_half[d]);
                 }
                 sum = sum + x * x;
             }
@@ -286,6 +304,30 @@ private:
             for (std::size_t k = 0; k < P::lanes; ++k) slot[at + k] = static_cast<std::uint32_t>(t + k);
         }
         count += s1 - s0;
+    }
+
+    // How many of the first `count` squared distances are below x; the array is
+    // readable (and +inf) up to two packs past count. Integer mask sums in two
+    // chains: the adds do not wait on each other.
+    static std::size_t count_below(const scalar* d2, std::size_t count, scalar x) noexcept {
+#if BOIDS_DETAIL_VECTOR_PACKS
+        using P = pack<scalar>;
+        using I = typename pack_types<scalar>::i;
+        const typename P::f limit = P::splat(x);
+        I below0{}, below1{};
+        for (std::size_t t = 0; t < count; t += 2 * P::lanes) {
+            below0 -= (P::load(d2 + t) < limit);  // a true lane is -1
+            below1 -= (P::load(d2 + t + P::lanes) < limit);
+        }
+        const I total = below0 + below1;
+        std::size_t sum = 0;
+        for (std::size_t k = 0; k < P::lanes; ++k) sum += static_cast<std::size_t>(total[k]);
+        return sum;
+#else
+        std::size_t sum = 0;
+        for (std::size_t t = 0; t < count; ++t) sum += d2[t] < x ? 1 : 0;
+        return sum;
+#endif
     }
 
     // How many of the first `count` squared distances are at most t2.
@@ -331,9 +373,10 @@ private:
         scalar t2 = static_cast<scalar>(std::min(guess2, static_cast<double>(std::numeric_limits<scalar>::max())));
         if (!(t2 > scalar(0))) t2 = w_[0] * w_[0];
         t2 = std::min(t2, r2);
-        scalar d2[scratch_size + pack<scalar>::lanes];
-        std::uint32_t slot[scratch_size + pack<scalar>::lanes];
+        scalar d2[scratch_size + 2 * pack<scalar>::lanes];
+        std::uint32_t slot[scratch_size + 2 * pack<scalar>::lanes];
         std::size_t count = 0, within = 0;
+        const query_packs qp = packs_for(p);
         for (;;) {
             std::array<std::int32_t, dim> reach{};
             const scalar t = std::sqrt(t2);
@@ -344,7 +387,7 @@ private:
                 if (world_.kind == edges::toroidal && n_[d] < 2 * reach[d] + 1) return false;
             }
             count = 0;
-            if (!scan_ball(p, c, si, t2, reach, d2, slot, count)) return false;
+            if (!scan_ball(p, qp, c, si, t2, reach, d2, slot, count)) return false;
             within = count_within(d2, count, t2);
             if (within >= k || !(t2 < r2)) break;
             t2 = std::min(t2 * scalar(2.5), r2);  // too few: a ball about 1.6 times wider
@@ -366,26 +409,27 @@ private:
             slot[kept] = slot[j];
             kept += d2[j] <= t2 ? 1 : 0;
         }
-        std::array<std::uint32_t, max_nearest_k> pick;
         const std::size_t take = std::min(k, kept);
-        using P = pack<scalar>;
-        using F = typename P::f;
-        for (std::size_t t = kept; t < kept + P::lanes; ++t) d2[t] = std::numeric_limits<scalar>::infinity();
+        std::array<std::uint32_t, max_nearest_k> pick;
+        pick.fill(std::numeric_limits<std::uint32_t>::max());
+        std::size_t placed = 0;
+        for (std::size_t t = kept; t < kept + 2 * pack<scalar>::lanes; ++t) d2[t] = std::numeric_limits<scalar>::infinity();
         for (std::size_t a = 0; a < kept; ++a) {
-            const scalar da = d2[a];
-            const F va = P::splat(da);
-            F below_lanes = P::splat(scalar(0)), equal_lanes = P::splat(scalar(0));
-            for (std::size_t b = 0; b < kept; b += P::lanes) {
-                const F vb = P::load(d2 + b);
-                below_lanes = below_lanes + P::ones_where(vb < va);
-                equal_lanes = equal_lanes + P::ones_where(vb == va);
+            const std::size_t below = count_below(d2, kept, d2[a]);
+            if (below < take) {
+                pick[below] = static_cast<std::uint32_t>(a);
+                ++placed;
             }
-            std::size_t below = static_cast<std::size_t>(P::sum(below_lanes));
-            if (P::sum(equal_lanes) > scalar(1)) {  // equal distances: the lower boid index first
+        }
+        bool ranks_clean = placed == take;
+        for (std::size_t q = 0; q < take; ++q) ranks_clean = ranks_clean && pick[q] != std::numeric_limits<std::uint32_t>::max();
+        if (!ranks_clean) {  // equal distances: rank again, the lower boid index first
+            for (std::size_t a = 0; a < kept; ++a) {
+                std::size_t below = 0;
                 for (std::size_t b = 0; b < kept; ++b)
-                    if (d2[b] == da && order_[slot[b]] < order_[slot[a]]) ++below;
+                    below += (d2[b] < d2[a] || (d2[b] == d2[a] && order_[slot[b]] < order_[slot[a]])) ? std::size_t(1) : std::size_t(0);
+                if (below < take) pick[below] = static_cast<std::uint32_t>(a);
             }
-            if (below < take) pick[below] = static_cast<std::uint32_t>(a);
         }
         for (std::size_t q = 0; q < take; ++q) {
             const std::size_t s = slot[pick[q]];

@@ -58,9 +58,11 @@ struct pack {
         return r;
     }
     [[nodiscard]] static f splat(S s) noexcept {
-        f r{};
-        for (std::size_t k = 0; k < lanes; ++k) set(r, k, s);
-        return r;
+#if BOIDS_DETAIL_VECTOR_PACKS
+        return s - f{};  // a broadcast; s - (+0) is s exactly, -0 and NaN included
+#else
+        return s;
+#endif
     }
     // 0, 1, 2, ... as scalars (lane numbers).
     [[nodiscard]] static f iota() noexcept {

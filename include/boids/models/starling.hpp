@@ -1,10 +1,23 @@
-// boids/models/starling.hpp - pieces of the starling model of "The physics of a
-// flock" (3D, metres and seconds), as reusable parts. What is here is what that
-// model states exactly; the scene that assembles them (roost turning, disturbance
-// spreading, banking flight, boids-lab starlings) is still to come.
+// boids/models/starling.hpp - the starling model of "The physics of a flock" (3D,
+// y up, metres and seconds), built from the library's parts: the k nearest of the
+// 24 nearest candidates (uniform_grid), linear separation (flocking.hpp), the
+// banking flight model (flight.hpp), and the model's own terms here: roost,
+// altitude band, correlated noise and disturbance waves that spread bird to bird.
+//
+// The pieces are free functions and small structs; starling::flock assembles them
+// into one step over the user's position and velocity arrays. Setting up a scene
+// (where the cloud starts, what to measure) is left to the caller: see
+// examples/lab/starlings.hpp.
 #pragma once
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+#include "../executor.hpp"
+#include "../flight.hpp"
+#include "../flocking.hpp"
+#include "../neighbors/uniform_grid.hpp"
 #include "../random.hpp"
 #include "../vector.hpp"
 
@@ -61,6 +74,425 @@ struct ou_noise {
     if (!(duration > 0) || t < t0 || t > t0 + duration) return 0.0;
     return amplitude * std::sin(3.14159265358979323846 * (t - t0) / duration);
 }
+
+// The horizontal unit vector to the bird's left for a horizontal heading h:
+// y x h = (h_z, 0, -h_x).
+template <class V>
+[[nodiscard]] V horizontal_left(const V& velocity) noexcept {
+    using S = scalar_t<V>;
+    const V h = boids::normalized_or_zero(boids::generate<V>([&](std::size_t i) { return i == 1 ? S(0) : boids::get(velocity, i); }));
+    return boids::generate<V>([&](std::size_t i) {
+        return i == 0 ? boids::get(h, 2) : (i == 1 ? S(0) : -boids::get(h, 0));
+    });
+}
+
+// The roost turn R_i = q K_R (1 + h.n)/2 tanh(8 (-n).l) l, where n is the horizontal
+// unit vector from the roost centre to the bird, h the bird's horizontal unit
+// heading, l its horizontal left and q = 1 while returning. Strongest when flying
+// straight away (h.n = 1), none when heading home; it turns toward the side the
+// roost lies on. Flying exactly away, the side is the bird's seeded `tie_side` (+1
+// left, -1 right). Acceleration in m/s^2 (gain K_R in m/s^2).
+template <class V>
+[[nodiscard]] V roost_turn(const V& position, const V& velocity, const V& roost_centre, scalar_t<V> gain,
+                           bool is_returning, int tie_side) noexcept {
+    using S = scalar_t<V>;
+    if (!is_returning) return boids::zero<V>();
+    auto flat = [](const V& a) { return boids::generate<V>([&](std::size_t i) { return i == 1 ? S(0) : boids::get(a, i); }); };
+    const V n = boids::normalized_or_zero(flat(boids::sub(position, roost_centre)));
+    const V h = boids::normalized_or_zero(flat(velocity));
+    if (boids::is_zero(n) || boids::is_zero(h)) return boids::zero<V>();
+    const V l = horizontal_left(velocity);
+    const S side = -boids::dot(n, l);
+    const S weight = (S(1) + boids::dot(h, n)) * S(0.5);
+    const S turn = side == S(0) ? static_cast<S>(tie_side >= 0 ? 1 : -1) : std::tanh(S(8) * side);
+    return boids::scale(l, gain * weight * turn);
+}
+
+// One bird's part in a disturbance: a pulse e(t) = a sin(pi (t - t0)/T) that turns
+// it to one side (turn = +1 left, -1 right) and sometimes dives.
+struct maneuver {
+    std::uint32_t disturbance = 0;  // which disturbance (1, 2, ...; 0: none yet)
+    double start = 0;               // t0, s
+    double duration = 0;            // T, s
+    double amplitude = 0;           // a
+    int turn = 1;
+    bool dive = false;
+
+    [[nodiscard]] bool active(double t) const noexcept {
+        return disturbance != 0 && t >= start && t <= start + duration;
+    }
+    [[nodiscard]] double level(double t) const noexcept {
+        return disturbance == 0 ? 0.0 : pulse(t, start, amplitude, duration);
+    }
+};
+
+// How a manoeuvre spreads: a bird copies the strongest active manoeuvre among its
+// neighbours after a reaction delay, a little weaker, once per disturbance, and not
+// while it is manoeuvring or within the refractory time after its last one.
+struct copy_rule {
+    double min_delay = 0.12, max_delay = 0.28;  // s, uniform
+    double fraction = 0.96;                     // of the neighbour's amplitude
+    double min_amplitude = 0.25;                // a copy is never weaker than this
+    double refractory = 5.0;                    // s after a manoeuvre ends
+
+    [[nodiscard]] bool may_copy(const maneuver& own, std::uint32_t disturbance, double t) const noexcept {
+        if (disturbance == 0 || own.disturbance == disturbance) return false;
+        return own.disturbance == 0 || t > own.start + own.duration + refractory;
+    }
+    // The copy of `source` that a bird makes at time t after `delay` seconds.
+    [[nodiscard]] maneuver copy_of(const maneuver& source, double t, double delay) const noexcept {
+        maneuver m = source;
+        m.start = t + delay;
+        m.amplitude = std::max(fraction * source.amplitude, min_amplitude);
+        return m;
+    }
+    // Among the neighbours' manoeuvres (index -> maneuver), the strongest active at t
+    // (ties: the first), or nullptr.
+    template <class Neighbors, class Get>
+    [[nodiscard]] static const maneuver* strongest_active(const Neighbors& neighbors, Get&& get, double t) noexcept {
+        const maneuver* best = nullptr;
+        for (const auto& nb : neighbors) {
+            const maneuver& m = get(nb);
+            if (m.active(t) && (best == nullptr || m.amplitude > best->amplitude)) best = &m;
+        }
+        return best;
+    }
+};
+
+// The disturbance acceleration E_i = e_i (lateral s_i l - dive d_i y), m/s^2.
+template <class V>
+[[nodiscard]] V disturbance_acceleration(const maneuver& m, double t, const V& velocity, scalar_t<V> lateral,
+                                         scalar_t<V> dive) noexcept {
+    using S = scalar_t<V>;
+    const S e = static_cast<S>(m.level(t));
+    if (e == S(0)) return boids::zero<V>();
+    V a = boids::scale(horizontal_left(velocity), e * lateral * static_cast<S>(m.turn));
+    if (m.dive) a = boids::add_scaled(a, boids::unit_axis<V>(1), -e * dive);
+    return a;
+}
+
+// Every parameter of the model, with the unit it is in. The values the source
+// fixes are the defaults; where it leaves one to a slider, the default is ours
+// (marked "chosen") and looks like starlings: about 1 m between neighbours, 10 m/s.
+template <class S>
+struct params {
+    S dt = S(1.0 / 30.0);                  // s
+    std::size_t k = 7;                     // social neighbours (the nearest of the candidates)
+    std::size_t candidates = 24;           // the nearest this many are candidates
+    std::size_t perception_every = 1;      // P: a bird looks every P steps, staggered
+    S alignment = S(1.5);                  // J, 1/s (chosen)
+    S cohesion = S(0.8);                   // C, 1/s^2 (chosen)
+    S separation = S(10);                  // S, m/s^2
+    S separation_radius = S(2.0);          // r0, m (chosen)
+    // Separation acts at once, outside the bank and lift lags (chosen: through the
+    // lags, birds of the 3,000-bird scene came within 1-3 cm of each other).
+    bool separation_reflex = true;
+    S noise = S(1.0);                      // sigma, m/s^2 per component (chosen)
+    S noise_time = S(1.8);                 // tc, s
+    S roost_gain = S(3.0);                 // K_R, m/s^2 (chosen)
+    S roost_x = S(-25), roost_y = S(0), roost_z = S(-30);  // the roost centre, m
+    S disturbance_first = S(5);            // s
+    S disturbance_min_gap = S(16), disturbance_max_gap = S(28);  // s
+    S patch_min_radius = S(2), patch_scale = S(0.42);          // patch radius max(2 m, 0.42 E)
+    S pulse_min = S(0.75), pulse_max = S(1.0);
+    S pulse_min_time = S(2.8), pulse_max_time = S(3.6);        // s
+    S dive_chance = S(0.35);               // of a disturbance including a dive (chosen)
+    S lateral = S(12), dive = S(7);        // m/s^2
+    S social_drop = S(0.95);               // alignment and cohesion weighted by 1 - 0.95 e
+    copy_rule copying{};
+    banking_flight<S> flight{};            // v0 = 10 m/s (chosen), tau = 0.25 s (chosen)
+    std::uint64_t seed = 1;
+
+    [[nodiscard]] validation validate() const noexcept {
+        auto finite_non_negative = [](S x) { return std::isfinite(x) && x >= S(0); };
+        if (!(std::isfinite(dt) && dt > S(0))) return detail::fail("dt", "must be finite and > 0");
+        if (k == 0) return detail::fail("k", "must be >= 1");
+        if (candidates < k) return detail::fail("candidates", "must be >= k");
+        if (candidates > 64) return detail::fail("candidates", "must be <= 64");
+        if (perception_every == 0) return detail::fail("perception_every", "must be >= 1");
+        for (S x : {alignment, cohesion, separation, noise, roost_gain, lateral, dive})
+            if (!finite_non_negative(x)) return detail::fail("alignment/cohesion/separation/noise/roost_gain/lateral/dive", "must be finite and >= 0");
+        if (!(std::isfinite(separation_radius) && separation_radius > S(0))) return detail::fail("separation_radius", "must be finite and > 0");
+        if (!(std::isfinite(noise_time) && noise_time > S(0))) return detail::fail("noise_time", "must be finite and > 0");
+        if (!(std::isfinite(roost_x) && std::isfinite(roost_y) && std::isfinite(roost_z))) return detail::fail("roost", "must be finite");
+        if (!finite_non_negative(disturbance_first)) return detail::fail("disturbance_first", "must be finite and >= 0");
+        if (!(std::isfinite(disturbance_max_gap) && disturbance_min_gap > S(0) && disturbance_min_gap <= disturbance_max_gap))
+            return detail::fail("disturbance_min_gap/disturbance_max_gap", "need 0 < min <= max");
+        if (!finite_non_negative(patch_min_radius) || !finite_non_negative(patch_scale)) return detail::fail("patch_min_radius/patch_scale", "must be finite and >= 0");
+        if (!(finite_non_negative(pulse_min) && std::isfinite(pulse_max) && pulse_min <= pulse_max && pulse_max <= S(1)))
+            return detail::fail("pulse_min/pulse_max", "need 0 <= min <= max <= 1");
+        if (!(std::isfinite(pulse_max_time) && pulse_min_time > S(0) && pulse_min_time <= pulse_max_time))
+            return detail::fail("pulse_min_time/pulse_max_time", "need 0 < min <= max");
+        if (!(dive_chance >= S(0) && dive_chance <= S(1))) return detail::fail("dive_chance", "must be in [0, 1]");
+        if (!(social_drop >= S(0) && social_drop <= S(1))) return detail::fail("social_drop", "must be in [0, 1]");
+        if (!(copying.min_delay >= 0 && copying.min_delay <= copying.max_delay && std::isfinite(copying.max_delay)))
+            return detail::fail("copying.min_delay/max_delay", "need 0 <= min <= max");
+        if (!(copying.fraction >= 0 && copying.fraction <= 1)) return detail::fail("copying.fraction", "must be in [0, 1]");
+        if (!(copying.min_amplitude >= 0 && copying.min_amplitude <= 1)) return detail::fail("copying.min_amplitude", "must be in [0, 1]");
+        if (!(std::isfinite(copying.refractory) && copying.refractory >= 0)) return detail::fail("copying.refractory", "must be finite and >= 0");
+        return flight.validate();
+    }
+};
+
+// A disturbance as it happened: when, how many birds it hit directly, and how many
+// performed the manoeuvre in all (those hit, plus every copy).
+struct disturbance_record {
+    double t = 0;
+    std::size_t seeded = 0;
+    std::size_t reached = 0;
+};
+
+// The model's per-bird state beyond positions and velocities, and its step.
+//
+// Each step: (1) a disturbance may start on an edge patch; (2) the birds whose turn
+// it is to look (every P steps, staggered by index) find their neighbours in the
+// old state, advance their noise and decide whether to copy a manoeuvre; copies
+// are applied only after every bird has looked, so a copy made in this pass cannot
+// spread before it starts; (3) every bird flies: social terms from its last look,
+// roost, altitude, noise and disturbance into the banking flight model, then
+// x += v dt. Random numbers come from per-bird streams: the result is the same for
+// any executor.
+template <class V>
+class flock {
+public:
+    using S = scalar_t<V>;
+    static_assert(dimension_v<V> == 3, "starling::flock: 3D only (y up)");
+
+    flock() = default;
+    flock(const params<S>& p, std::size_t birds) { reset(p, birds); }
+
+    // Starts over with `birds` birds: level flight, no noise, nothing seen yet.
+    void reset(const params<S>& p, std::size_t birds) {
+        BOIDS_ASSERT(p.validate(), "starling::flock: invalid parameters (call params::validate() for the reason)");
+        params_ = p;
+        n_ = birds;
+        step_ = 0;
+        time_ = 0;
+        size_scale_ = static_cast<S>(starling::size_scale(static_cast<double>(birds)));
+        roost_radius_ = static_cast<S>(starling::roost_radius(static_cast<double>(birds)));
+        flight_.assign(birds, flight_state<V>::level(p.flight.gravity));
+        noise_.assign(birds, boids::zero<V>());
+        maneuvers_.assign(birds, maneuver{});
+        copies_.assign(birds, maneuver{});
+        returning_.assign(birds, 0);
+        looked_.assign(birds, 0);
+        mean_velocity_.assign(birds, boids::zero<V>());
+        cohesion_.assign(birds, boids::zero<V>());
+        separation_.assign(birds, boids::zero<V>());
+        nearest_.assign(birds, std::numeric_limits<S>::infinity());
+        farthest_.assign(birds, S(0));
+        rng_.resize(birds);
+        for (std::size_t i = 0; i < birds; ++i) rng_[i] = random_stream(hash_combine(p.seed, i));
+        scene_rng_ = random_stream(hash_combine(p.seed, 0xD157u));
+        next_disturbance_ = static_cast<double>(p.disturbance_first);
+        records_.clear();
+        // The grid's cells start at about the candidates' reach in a cloud of size E,
+        // then follow it: they affect speed only, never which neighbours are found.
+        cell_ = static_cast<S>(std::max(0.05, 0.8 * static_cast<double>(size_scale_) *
+                                                  std::cbrt(static_cast<double>(p.candidates) / static_cast<double>(std::max<std::size_t>(birds, 1)))));
+        grid_ = uniform_grid<V>(world_for<V>{}, cell_);
+    }
+
+    [[nodiscard]] const params<S>& parameters() const noexcept { return params_; }
+    // Parameters that may change between steps (gains, speeds, the flight model).
+    // Changing k, candidates or the seed needs reset().
+    params<S>& tune() noexcept { return params_; }
+
+    [[nodiscard]] double time() const noexcept { return time_; }
+    [[nodiscard]] std::size_t steps() const noexcept { return step_; }
+    [[nodiscard]] S size_scale() const noexcept { return size_scale_; }
+    [[nodiscard]] S roost_radius() const noexcept { return roost_radius_; }
+    [[nodiscard]] V roost_centre() const noexcept {
+        return boids::generate<V>([&](std::size_t i) { return i == 0 ? params_.roost_x : (i == 1 ? params_.roost_y : params_.roost_z); });
+    }
+    [[nodiscard]] span<const disturbance_record> disturbances() const noexcept { return {records_.data(), records_.size()}; }
+    [[nodiscard]] span<const maneuver> maneuvers() const noexcept { return {maneuvers_.data(), maneuvers_.size()}; }
+    [[nodiscard]] span<const flight_state<V>> flight() const noexcept { return {flight_.data(), flight_.size()}; }
+    // The distance to each bird's nearest neighbour when it last looked (inf: never, or alone).
+    [[nodiscard]] span<const S> nearest_distances() const noexcept { return {nearest_.data(), nearest_.size()}; }
+    [[nodiscard]] bool is_returning(std::size_t i) const noexcept { return returning_[i] != 0; }
+
+    template <class Executor = sequential>
+    void step(span<V> positions, span<V> velocities, Executor&& executor = {}) {
+        BOIDS_ASSERT(positions.size() == n_ && velocities.size() == n_, "starling::flock::step: arrays must hold as many birds as reset() was given");
+        const std::size_t n = n_;
+        const double t = time_;
+        const span<const V> pos(positions.data(), n);
+        const span<const V> vel(velocities.data(), n);
+        start_disturbance(pos, vel, t);
+
+        const std::size_t every = params_.perception_every;
+        const bool anyone_looks = n > 0;
+        if (anyone_looks) grid_.build(pos);
+        const std::size_t tasks = std::max<std::size_t>(1, std::min<std::size_t>(n / 512 + 1, 4 * detail::concurrency_of(executor)));
+        buffers_.resize(tasks * params_.candidates);
+        const auto order = grid_.order();
+        executor(tasks, [&](std::size_t task) {  // look, in cell order, at the old state
+            const std::size_t b = n * task / tasks, e = n * (task + 1) / tasks;
+            span<neighbor<S, 3>> buf(buffers_.data() + task * params_.candidates, params_.candidates);
+            for (std::size_t s = b; s < e; ++s) {
+                const std::size_t i = order[s];
+                if ((step_ + i) % every != 0) continue;
+                look(i, pos, vel, buf, t);
+            }
+        });
+        // Copies take effect now that everyone has looked; count who was reached.
+        double reach_sum = 0;
+        std::size_t reach_count = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            if (farthest_[i] > S(0)) {
+                reach_sum += static_cast<double>(farthest_[i]);
+                ++reach_count;
+            }
+            if (copies_[i].disturbance == 0) continue;
+            maneuvers_[i] = copies_[i];
+            if (copies_[i].disturbance <= records_.size()) ++records_[copies_[i].disturbance - 1].reached;
+            copies_[i].disturbance = 0;
+        }
+        if (reach_count > 0) {  // cells about 0.8 of the candidates' mean reach suit the query best
+            const double cell = 0.8 * reach_sum / static_cast<double>(reach_count);
+            if (std::isfinite(cell) && cell > 1e-3) grid_.set_cell_size(static_cast<S>(cell));
+        }
+        const auto factors = params_.flight.factors_for(params_.dt);
+        executor(tasks, [&](std::size_t task) {  // then every bird flies
+            const std::size_t b = n * task / tasks, e = n * (task + 1) / tasks;
+            for (std::size_t i = b; i < e; ++i) fly(i, positions[i], velocities[i], t, factors);
+        });
+        ++step_;
+        time_ = static_cast<double>(step_) * static_cast<double>(params_.dt);
+    }
+
+private:
+    void start_disturbance(span<const V> pos, span<const V> vel, double t) {
+        if (n_ == 0 || t < next_disturbance_) return;
+        next_disturbance_ = t + scene_rng_.uniform(static_cast<double>(params_.disturbance_min_gap), static_cast<double>(params_.disturbance_max_gap));
+        // The edge patch: the bird farthest out along a random horizontal direction,
+        // and every bird within max(2 m, 0.42 E) of it.
+        const double angle = 6.283185307179586 * scene_rng_.uniform();
+        const double dx = std::cos(angle), dz = std::sin(angle);
+        double cx = 0, cz = 0;
+        std::size_t finite = 0;
+        for (std::size_t i = 0; i < n_; ++i)
+            if (boids::is_finite(pos[i])) {
+                cx += static_cast<double>(boids::get(pos[i], 0));
+                cz += static_cast<double>(boids::get(pos[i], 2));
+                ++finite;
+            }
+        maneuver m;
+        m.disturbance = static_cast<std::uint32_t>(records_.size() + 1);
+        m.start = t;
+        m.amplitude = scene_rng_.uniform(static_cast<double>(params_.pulse_min), static_cast<double>(params_.pulse_max));
+        m.duration = scene_rng_.uniform(static_cast<double>(params_.pulse_min_time), static_cast<double>(params_.pulse_max_time));
+        m.turn = scene_rng_.uniform() < 0.5 ? 1 : -1;
+        m.dive = scene_rng_.uniform() < static_cast<double>(params_.dive_chance);
+        disturbance_record rec;
+        rec.t = t;
+        if (finite > 0) {
+            cx /= static_cast<double>(finite);
+            cz /= static_cast<double>(finite);
+            std::size_t edge = n_;
+            double best = -std::numeric_limits<double>::infinity();
+            for (std::size_t i = 0; i < n_; ++i) {
+                if (!boids::is_finite(pos[i]) || !boids::is_finite(vel[i])) continue;
+                const double along = (static_cast<double>(boids::get(pos[i], 0)) - cx) * dx + (static_cast<double>(boids::get(pos[i], 2)) - cz) * dz;
+                if (along > best) {
+                    best = along;
+                    edge = i;
+                }
+            }
+            const S radius = std::max(params_.patch_min_radius, params_.patch_scale * size_scale_);
+            for (std::size_t i = 0; edge < n_ && i < n_; ++i) {
+                if (boids::distance_squared(pos[i], pos[edge]) <= radius * radius) {
+                    maneuvers_[i] = m;
+                    ++rec.seeded;
+                }
+            }
+        }
+        rec.reached = rec.seeded;
+        records_.push_back(rec);
+    }
+
+    void look(std::size_t i, span<const V> pos, span<const V> vel, span<neighbor<S, 3>> buf, double t) {
+        if (!boids::is_finite(pos[i]) || !boids::is_finite(vel[i])) return;
+        k_nearest<S, 3> knn(buf, params_.candidates);
+        grid_.nearest(i, knn);
+        const auto found = knn.result();
+        const std::size_t social = std::min(params_.k, found.size());
+        V vsum = boids::zero<V>(), osum = boids::zero<V>(), push = boids::zero<V>(), coincident = boids::zero<V>();
+        bool any_coincident = false;
+        const separation<V> sep{params_.separation_radius, separation_falloff::linear, params_.separation, params_.seed};
+        std::size_t counted = 0;
+        for (std::size_t j = 0; j < found.size(); ++j) {
+            const auto& nb = found[j];
+            if (!boids::is_finite(vel[nb.index])) continue;
+            if (j < social) {
+                vsum = boids::add(vsum, vel[nb.index]);
+                osum = boids::add(osum, detail::to_vector<V>(nb.offset));
+                ++counted;
+            }
+            sep.add(i, nb, push, coincident, any_coincident);
+        }
+        looked_[i] = 1;
+        mean_velocity_[i] = counted > 0 ? boids::scale(vsum, S(1) / static_cast<S>(counted)) : vel[i];
+        cohesion_[i] = counted > 0 ? boids::scale(osum, S(1) / static_cast<S>(counted)) : boids::zero<V>();
+        separation_[i] = boids::scale(boids::add(push, coincident), params_.separation);
+        nearest_[i] = found.empty() ? std::numeric_limits<S>::infinity() : std::sqrt(found[0].distance_squared);
+        farthest_[i] = found.empty() ? S(0) : std::sqrt(found[found.size() - 1].distance_squared);
+        const ou_noise<V> ou{params_.noise_time, params_.noise};
+        ou.advance(noise_[i], rng_[i], params_.dt * static_cast<S>(params_.perception_every));
+        // Copy the strongest active manoeuvre among the social neighbours.
+        const auto near = found.subspan(0, social);
+        const maneuver* src = copy_rule::strongest_active(near, [&](const neighbor<S, 3>& nb) -> const maneuver& { return maneuvers_[nb.index]; }, t);
+        if (src != nullptr && params_.copying.may_copy(maneuvers_[i], src->disturbance, t)) {
+            const double delay = rng_[i].uniform(params_.copying.min_delay, params_.copying.max_delay);
+            copies_[i] = params_.copying.copy_of(*src, t, delay);
+        }
+    }
+
+    void fly(std::size_t i, V& x, V& v, double t, const typename banking_flight<S>::factors& f) {
+        if (!boids::is_finite(x) || !boids::is_finite(v)) return;
+        const maneuver& m = maneuvers_[i];
+        const S e = static_cast<S>(m.level(t));
+        V target = boids::zero<V>(), reflex = boids::zero<V>();
+        if (looked_[i]) {
+            const S w = S(1) - params_.social_drop * e;
+            const V social = boids::add(boids::scale(boids::sub(mean_velocity_[i], v), params_.alignment),
+                                        boids::scale(cohesion_[i], params_.cohesion));
+            target = boids::scale(social, w);
+            if (params_.separation_reflex) reflex = separation_[i];
+            else target = boids::add(target, separation_[i]);
+        }
+        const V roost = roost_centre();
+        const S dxr = boids::get(x, 0) - boids::get(roost, 0), dzr = boids::get(x, 2) - boids::get(roost, 2);
+        const bool back = starling::returning(returning_[i] != 0, static_cast<double>(std::sqrt(dxr * dxr + dzr * dzr)),
+                                              static_cast<double>(roost_radius_));
+        returning_[i] = back ? 1 : 0;
+        const int tie = (hash_combine(params_.seed ^ 0x7135u, i) & 1u) != 0 ? 1 : -1;
+        target = boids::add(target, roost_turn(x, v, roost, params_.roost_gain, back, tie));
+        target = boids::add_scaled(target, boids::unit_axis<V>(1),
+                                   static_cast<S>(altitude_acceleration(static_cast<double>(boids::get(x, 1)), static_cast<double>(boids::get(v, 1)))));
+        target = boids::add(target, noise_[i]);
+        target = boids::add(target, disturbance_acceleration(m, t, v, params_.lateral, params_.dive));
+        params_.flight.advance(v, target, flight_[i], f, reflex);
+        x = boids::add_scaled(x, v, params_.dt);
+    }
+
+    params<S> params_{};
+    std::size_t n_ = 0, step_ = 0;
+    double time_ = 0, next_disturbance_ = 0;
+    S size_scale_ = 0, roost_radius_ = 0;
+    std::vector<flight_state<V>> flight_;
+    std::vector<V> noise_, mean_velocity_, cohesion_, separation_;
+    std::vector<maneuver> maneuvers_, copies_;
+    std::vector<unsigned char> returning_, looked_;
+    std::vector<S> nearest_, farthest_;
+    S cell_ = S(1);
+    std::vector<random_stream> rng_;
+    random_stream scene_rng_{};
+    std::vector<disturbance_record> records_;
+    uniform_grid<V> grid_{};
+    std::vector<neighbor<S, 3>> buffers_;
+};
 
 } // namespace starling
 } // namespace boids

@@ -1,0 +1,207 @@
+// starlings.hpp - `boids-lab starlings`: the starling model of "The physics of a
+// flock" (boids/models/starling.hpp) in its scene: a cloud of birds near (0, 20, 0)
+// over a roost at (-25, 0, -30), flown for a while and measured.
+#pragma once
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+#include <boids/gauges.hpp>
+#include <boids/models/starling.hpp>
+#include "cli.hpp"
+#include "csv.hpp"
+
+namespace lab {
+
+// Single precision: positions stay within a few hundred metres of the origin.
+struct fvec3 {
+    float x, y, z;
+};
+
+} // namespace lab
+
+BOIDS_REGISTER_VECTOR3(lab::fvec3, float, x, y, z)
+
+namespace lab {
+
+struct starling_options {
+    boids::starling::params<float> model{};
+    unsigned long long birds = 3000, threads = 1, perception_every = 1, seed = 1;
+    double seconds = 60;
+    bool json = false;
+    std::string out;
+};
+
+// The scene: birds uniform in a ball of radius E around (0, 20, 0), all heading
+// one seeded horizontal direction at v0, each a little off it.
+inline void starling_cloud(std::uint64_t seed, std::size_t birds, const boids::starling::params<float>& p,
+                           std::vector<fvec3>& positions, std::vector<fvec3>& velocities) {
+    const double e = boids::starling::size_scale(static_cast<double>(birds));
+    boids::random_stream rng(boids::hash_combine(seed, 0xC10Du));
+    const double heading = 6.283185307179586 * rng.uniform();
+    const double v0 = static_cast<double>(p.flight.preferred_speed);
+    positions.resize(birds);
+    velocities.resize(birds);
+    for (std::size_t i = 0; i < birds; ++i) {
+        double x, y, z;
+        do {  // uniform in the unit ball
+            x = rng.uniform(-1, 1);
+            y = rng.uniform(-1, 1);
+            z = rng.uniform(-1, 1);
+        } while (x * x + y * y + z * z > 1);
+        positions[i] = {static_cast<float>(e * x), static_cast<float>(20 + e * y), static_cast<float>(e * z)};
+        velocities[i] = {static_cast<float>(v0 * (std::cos(heading) + 0.1 * rng.normal())),
+                         static_cast<float>(v0 * 0.05 * rng.normal()),
+                         static_cast<float>(v0 * (std::sin(heading) + 0.1 * rng.normal()))};
+    }
+}
+
+// What the run measured, over every step after its first 5 s.
+struct starling_stats {
+    double speed_min = 1e300, speed_max = 0, altitude_min = 1e300, altitude_max = -1e300;
+    double roost_distance_sum = 0, polarization_sum = 0, nearest_min = 1e300, nearest_sum = 0;
+    std::size_t samples = 0;
+
+    void add(const boids::starling::flock<fvec3>& f, const std::vector<fvec3>& p, const std::vector<fvec3>& v) {
+        const fvec3 roost = f.roost_centre();
+        double roost_sum = 0, nearest = 0;
+        std::size_t seen = 0;
+        const auto near = f.nearest_distances();
+        for (std::size_t i = 0; i < p.size(); ++i) {
+            const double s = static_cast<double>(boids::length(v[i]));
+            speed_min = std::min(speed_min, s);
+            speed_max = std::max(speed_max, s);
+            altitude_min = std::min(altitude_min, static_cast<double>(p[i].y));
+            altitude_max = std::max(altitude_max, static_cast<double>(p[i].y));
+            roost_sum += std::hypot(static_cast<double>(p[i].x - roost.x), static_cast<double>(p[i].z - roost.z));
+            if (std::isfinite(near[i])) {
+                nearest_min = std::min(nearest_min, static_cast<double>(near[i]));
+                nearest += static_cast<double>(near[i]);
+                ++seen;
+            }
+        }
+        const double n = static_cast<double>(std::max<std::size_t>(p.size(), 1));
+        roost_distance_sum += roost_sum / n;
+        polarization_sum += static_cast<double>(boids::polarization(boids::span<const fvec3>(v)));
+        nearest_sum += seen > 0 ? nearest / static_cast<double>(seen) : 0.0;
+        ++samples;
+    }
+};
+
+inline bool parse_starlings(const arguments& args, starling_options& o, std::string& error) {
+    flag_reader f(args);
+    auto& m = o.model;
+    f.count("birds", o.birds, 10000000ull);
+    f.positive("seconds", o.seconds, false);
+    f.count("seed", o.seed, ~0ull >> 1);
+    f.count("threads", o.threads, 256ull);
+    if (f.ok() && o.threads == 0) f.fail("--threads: must be >= 1");
+    f.count("perception-every", o.perception_every, 1000ull);
+    if (f.ok() && o.perception_every == 0) f.fail("--perception-every: must be >= 1");
+    unsigned long long k = m.k;
+    f.count("k", k, 24ull);
+    if (f.ok() && k == 0) f.fail("--k: must be >= 1");
+    double v0 = m.flight.preferred_speed, tau = m.flight.response_time, j = m.alignment, c = m.cohesion,
+           r0 = m.separation_radius, sigma = m.noise, kr = m.roost_gain;
+    f.positive("speed", v0);
+    f.positive("response-time", tau, false);
+    f.positive("alignment", j, false);
+    f.positive("cohesion", c, false);
+    f.positive("separation-radius", r0);
+    f.positive("noise", sigma, false);
+    f.positive("roost-gain", kr, false);
+    o.json = f.flag("json");
+    f.text("out", o.out);
+    if (!f.finish()) {
+        error = f.error();
+        return false;
+    }
+    m.k = static_cast<std::size_t>(k);
+    m.perception_every = static_cast<std::size_t>(o.perception_every);
+    m.seed = o.seed;
+    m.flight.preferred_speed = static_cast<float>(v0);
+    m.flight.response_time = static_cast<float>(tau);
+    m.alignment = static_cast<float>(j);
+    m.cohesion = static_cast<float>(c);
+    m.separation_radius = static_cast<float>(r0);
+    m.noise = static_cast<float>(sigma);
+    m.roost_gain = static_cast<float>(kr);
+    if (const auto v = m.validate(); !v) {
+        error = std::string("invalid parameter ") + v.field + ": " + v.reason;
+        return false;
+    }
+    return true;
+}
+
+// Flies the scene; returns what it measured and leaves the final state in p, v.
+inline starling_stats run_starlings(const starling_options& o, boids::starling::flock<fvec3>& f, std::vector<fvec3>& p,
+                                    std::vector<fvec3>& v, double& wall_ms_per_step) {
+    starling_cloud(o.seed, static_cast<std::size_t>(o.birds), o.model, p, v);
+    f.reset(o.model, p.size());
+    const auto steps = static_cast<std::size_t>(std::llround(o.seconds / static_cast<double>(o.model.dt)));
+    starling_stats stats;
+    double wall = 0;
+    const boids::thread_count threads{static_cast<std::size_t>(o.threads)};
+    for (std::size_t s = 0; s < steps; ++s) {
+        const auto t0 = std::chrono::steady_clock::now();
+        f.step(boids::span<fvec3>(p), boids::span<fvec3>(v), threads);
+        wall += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        if (f.time() > 5.0 + 1e-9) stats.add(f, p, v);
+    }
+    wall_ms_per_step = steps > 0 ? wall / static_cast<double>(steps) : 0.0;
+    return stats;
+}
+
+inline std::string starling_json(const starling_options& o, const boids::starling::flock<fvec3>& f,
+                                 const starling_stats& s, double wall_ms_per_step) {
+    const double n = static_cast<double>(std::max<std::size_t>(s.samples, 1));
+    const bool any = s.samples > 0;
+    const double v0 = static_cast<double>(o.model.flight.preferred_speed);
+    std::string out;
+    char buf[512];
+    std::snprintf(buf, sizeof buf,
+                  "{\"birds\": %llu, \"seconds\": %.6g, \"preferred_speed\": %.6g, \"speed_band\": [%.6g, %.6g], "
+                  "\"speed_min\": %.6g, \"speed_max\": %.6g, \"altitude_min\": %.6g, \"altitude_max\": %.6g, "
+                  "\"roost_radius\": %.6g, \"roost_distance_mean\": %.6g, \"polarization_mean\": %.6g, "
+                  "\"nearest_min\": %.6g, \"nearest_mean\": %.6g, \"disturbances\": [",
+                  o.birds, o.seconds, v0, v0 * static_cast<double>(o.model.flight.min_speed_fraction),
+                  v0 * static_cast<double>(o.model.flight.max_speed_fraction), any ? s.speed_min : 0.0,
+                  any ? s.speed_max : 0.0, any ? s.altitude_min : 0.0, any ? s.altitude_max : 0.0,
+                  static_cast<double>(f.roost_radius()), s.roost_distance_sum / n, s.polarization_sum / n,
+                  any && s.nearest_min < 1e300 ? s.nearest_min : 0.0, s.nearest_sum / n);
+    out += buf;
+    bool first = true;
+    for (const auto& d : f.disturbances()) {
+        std::snprintf(buf, sizeof buf, "%s{\"t\": %.6g, \"seeded\": %zu, \"reached\": %zu}", first ? "" : ", ", d.t,
+                      d.seeded, d.reached);
+        out += buf;
+        first = false;
+    }
+    std::snprintf(buf, sizeof buf, "], \"wall_ms_per_step\": %.6g}", wall_ms_per_step);
+    out += buf;
+    return out;
+}
+
+inline int starlings_main(const arguments& args, std::string& error) {
+    starling_options o;
+    if (!parse_starlings(args, o, error)) return 2;
+    boids::starling::flock<fvec3> f;
+    std::vector<fvec3> p, v;
+    double wall = 0;
+    const starling_stats s = run_starlings(o, f, p, v, wall);
+    if (!o.out.empty()) {
+        std::vector<row> rows;
+        rows.reserve(p.size());
+        for (std::size_t i = 0; i < p.size(); ++i)
+            rows.push_back({p[i].x, p[i].y, p[i].z, v[i].x, v[i].y, v[i].z});
+        if (!write_file_atomically(o.out, format_csv("x,y,z,vx,vy,vz", rows), error)) return 2;
+    }
+    std::printf("starlings: %llu birds, %.6g s in steps of %.6g s, perception every %llu, %llu threads, %.3f ms/step\n",
+                o.birds, o.seconds, static_cast<double>(o.model.dt), o.perception_every, o.threads, wall);
+    if (o.json) std::printf("%s\n", starling_json(o, f, s, wall).c_str());
+    return 0;
+}
+
+} // namespace lab
