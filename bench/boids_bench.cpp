@@ -6,6 +6,10 @@
 // separation + alignment + cohesion, no cone, speed band, dt = 0.1. In 3D a cube of
 // side cbrt(N), radius cbrt(45/(4 pi)).
 #include <benchmark/benchmark.h>
+#if __has_include(<nanoflann.hpp>)
+#include <nanoflann.hpp>
+#endif
+#include "starlings.hpp"
 #include <cmath>
 #include <string>
 #include <vector>
@@ -179,9 +183,78 @@ void register_all() {
     }
 }
 
+// The starling model (issue 8): one whole step of the 3D scene, and, when
+// nanoflann is installed, what nanoflann needs for the same perception: build its
+// k-d tree and find the 24 nearest of every bird (same cloud, same run).
+void starling_cloud_after(std::size_t n, double seconds, std::vector<lab::fvec3>& p, std::vector<lab::fvec3>& v,
+                          boids::starling::flock<lab::fvec3>& f, std::size_t every) {
+    boids::starling::params<float> m;
+    m.perception_every = every;
+    lab::starling_cloud(1, n, m, p, v);
+    f.reset(m, n);
+    const auto steps = static_cast<std::size_t>(seconds * 30);
+    for (std::size_t s = 0; s < steps; ++s) f.step(boids::span<lab::fvec3>(p), boids::span<lab::fvec3>(v));
+}
+
+void bm_starling_step(benchmark::State& state) {
+    const auto n = static_cast<std::size_t>(state.range(0));
+    const auto threads = static_cast<std::size_t>(state.range(1));
+    const auto every = static_cast<std::size_t>(state.range(2));
+    std::vector<lab::fvec3> p, v;
+    boids::starling::flock<lab::fvec3> f;
+    starling_cloud_after(n, 1.0, p, v, f, every);  // a second of flight: the grid's cells have adapted
+    for (auto _ : state) f.step(boids::span<lab::fvec3>(p), boids::span<lab::fvec3>(v), boids::thread_count{threads});
+    state.counters["ns_per_bird"] = benchmark::Counter(double(n) * 1e-9, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
+#if __has_include(<nanoflann.hpp>)
+struct cloud_adaptor {
+    const std::vector<lab::fvec3>* p;
+    std::size_t kdtree_get_point_count() const { return p->size(); }
+    float kdtree_get_pt(std::size_t i, std::size_t d) const { return d == 0 ? (*p)[i].x : (d == 1 ? (*p)[i].y : (*p)[i].z); }
+    template <class B>
+    bool kdtree_get_bbox(B&) const { return false; }
+};
+
+void bm_nanoflann_perception(benchmark::State& state) {
+    const auto n = static_cast<std::size_t>(state.range(0));
+    std::vector<lab::fvec3> p, v;
+    boids::starling::flock<lab::fvec3> f;
+    starling_cloud_after(n, 1.0, p, v, f, 1);
+    cloud_adaptor a{&p};
+    using tree_t = nanoflann::KDTreeSingleIndexAdaptor<nanoflann::L2_Simple_Adaptor<float, cloud_adaptor>, cloud_adaptor, 3>;
+    std::vector<unsigned> idx(25);
+    std::vector<float> d2(25);
+    for (auto _ : state) {
+        tree_t tree(3, a, nanoflann::KDTreeSingleIndexAdaptorParams(10));
+        tree.buildIndex();
+        std::size_t total = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            const float q[3] = {p[i].x, p[i].y, p[i].z};
+            total += tree.knnSearch(q, 25, idx.data(), d2.data());  // itself and its 24 nearest
+        }
+        benchmark::DoNotOptimize(total);
+    }
+    state.counters["ns_per_bird"] = benchmark::Counter(double(n) * 1e-9, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+#endif
+
+void register_starlings() {
+    auto* s = benchmark::RegisterBenchmark("starlings/step", bm_starling_step);
+    for (long n : {3000L, 10000L, 100000L}) s->Args({n, 1, 1});
+    s->Args({100000, 2, 2});  // the source's mode for 100,000 birds, perception every 2 steps, on 2 cores
+    s->ArgNames({"", "threads", "every"})->Unit(benchmark::kMillisecond);
+#if __has_include(<nanoflann.hpp>)
+    auto* k = benchmark::RegisterBenchmark("starlings/nanoflann_build_and_24_nearest", bm_nanoflann_perception);
+    for (long n : {3000L, 10000L, 100000L}) k->Arg(n);
+    k->Unit(benchmark::kMillisecond);
+#endif
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
+    register_starlings();
     register_all();
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;

@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-need=(cmake ninja-build g++ clang libclang-rt-dev libglm-dev catch2 libbenchmark-dev pkg-config
+need=(cmake ninja-build g++ clang libclang-rt-dev libglm-dev catch2 libbenchmark-dev libnanoflann-dev pkg-config
       libsdl2-dev libimgui-dev libgl-dev libstb-dev xvfb xauth libgl1-mesa-dri "$@")
 missing=()
 for p in "${need[@]}"; do
