@@ -1,14 +1,16 @@
 // boids-demo: the lesson's labs in a window (SDL2 + OpenGL 2.1 + Dear ImGui).
-//   boids-demo [--scene=warmup|flock] [--boids=N] [--seed=S]
+//   boids-demo [--scene=warmup|flock|starlings] [--boids=N] [--seed=S]
 //              [--frames=N --screenshot=FILE.png]    (headless capture, then exit)
 // Warm-up: click to move the target, SPACE switches seek/flee/arrive.
 // Flock: the mouse is the hawk, 1/2/3 toggle the rules, R resets.
+// Starlings: a 3D view following the flock, banked birds; drag to turn the view.
 #include <SDL.h>
 #include <SDL_opengl.h>
 #include <imgui.h>
 #include <backends/imgui_impl_opengl2.h>
 #include <backends/imgui_impl_sdl.h>
 #include <stb/stb_image_write.h>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -23,7 +25,7 @@ constexpr float dt = 1.f / 60.f;
 
 struct options {
     std::string scene = "flock";
-    unsigned long long boids = 60, seed = 7, frames = 0;
+    unsigned long long boids = 0, seed = 7, frames = 0;  // boids 0: the scene's own (60 boids, 3000 starlings)
     std::string screenshot;
 };
 
@@ -33,9 +35,9 @@ bool parse(int argc, char** argv, options& o, std::string& error) {
     const auto args = lab::parse_arguments(words, error);
     if (!args) return false;
     lab::flag_reader f(*args);
-    f.choice("scene", o.scene, {"warmup", "flock"});
+    f.choice("scene", o.scene, {"warmup", "flock", "starlings"});
     f.count("boids", o.boids, 100000);
-    if (f.ok() && o.boids < 10) f.fail("--boids: at least 10");
+    if (f.ok() && f.has("boids") && o.boids < 10) f.fail("--boids: at least 10");
     f.count("seed", o.seed, ~0ull >> 1);
     f.count("frames", o.frames, 1000000);
     f.text("screenshot", o.screenshot);
@@ -176,6 +178,82 @@ void flock_panel(demo::flock_scene& s) {
     ImGui::TextWrapped("The mouse is the hawk.");
 }
 
+void starling_panel(demo::starling_scene& s) {
+    auto& p = s.params;
+    ImGui::SliderFloat("v0 preferred speed m/s", &p.flight.preferred_speed, 4, 20);
+    ImGui::SliderFloat("J alignment 1/s", &p.alignment, 0, 5);
+    ImGui::SliderFloat("C cohesion 1/s^2", &p.cohesion, 0, 5);
+    ImGui::SliderFloat("r0 separation radius m", &p.separation_radius, 0.2f, 5);
+    ImGui::SliderFloat("sigma noise m/s^2", &p.noise, 0, 5);
+    ImGui::SliderFloat("K_R roost turn m/s^2", &p.roost_gain, 0, 10);
+    ImGui::SliderFloat("tau response time s", &p.flight.response_time, 0, 2);
+    int k = static_cast<int>(p.k), every = static_cast<int>(p.perception_every);
+    if (ImGui::SliderInt("k nearest (reset)", &k, 1, 24)) p.k = static_cast<std::size_t>(k);
+    if (ImGui::SliderInt("perception every P steps (reset)", &every, 1, 10)) p.perception_every = static_cast<std::size_t>(every);
+    ImGui::SliderInt("birds (reset)", &s.count, 10, 100000, "%d", ImGuiSliderFlags_Logarithmic);
+    ImGui::SliderInt("threads", &s.threads, 1, 8);
+    if (ImGui::Button("reset (R)")) s.reset();
+    ImGui::Separator();
+    ImGui::Text("t = %.1f s   polarization %.3f", s.model.time(), static_cast<double>(s.polarization));
+    ImGui::Text("roost radius %.1f m   E %.1f m", static_cast<double>(s.model.roost_radius()), static_cast<double>(s.model.size_scale()));
+    const auto d = s.model.disturbances();
+    if (!d.empty()) ImGui::Text("disturbances %zu: last hit %zu, reached %zu", d.size(), d[d.size() - 1].seeded, d[d.size() - 1].reached);
+    ImGui::Text("step %.3f ms for %zu birds", s.step_ms, s.positions.size());
+    if (const auto v = p.validate(); !v) ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "%s: %s", v.field, v.reason);
+    ImGui::TextWrapped("Green ring: the roost radius R on the ground. Drag to turn the view.");
+}
+
+// A camera orbiting the flock's centre: world (m, y up) -> pixels left of the panel.
+struct orbit_camera {
+    lab::fvec3 target{0, 20, 0};
+    float yaw = 0.6f, pitch = 0.3f, distance = 70;
+    lab::fvec3 eye{}, right{}, up{}, forward{};
+    float focal = 800, cx = 450, cy = 360;
+
+    void update() {
+        eye = {target.x + distance * std::cos(pitch) * std::sin(yaw), target.y + distance * std::sin(pitch),
+               target.z + distance * std::cos(pitch) * std::cos(yaw)};
+        forward = boids::normalized_or_zero(boids::sub(target, eye));
+        right = boids::normalized_or_zero(boids::cross(forward, lab::fvec3{0, 1, 0}));
+        up = boids::cross(right, forward);
+        cx = float(window_w - panel_w) * 0.5f;
+        cy = float(window_h) * 0.5f;
+        focal = float(window_w - panel_w) * 0.9f;
+    }
+    // False when the point is behind the camera.
+    bool project(const lab::fvec3& p, float& sx, float& sy) const {
+        const lab::fvec3 d = boids::sub(p, eye);
+        const float z = boids::dot(d, forward);
+        if (z < 0.5f) return false;
+        sx = cx + focal * boids::dot(d, right) / z;
+        sy = cy - focal * boids::dot(d, up) / z;
+        return true;
+    }
+    void line(batch& lines, const lab::fvec3& a, const lab::fvec3& b, float r, float g, float bl) const {
+        float ax, ay, bx, by;
+        if (!project(a, ax, ay) || !project(b, bx, by)) return;
+        lines.vertex(ax, ay, r, g, bl);
+        lines.vertex(bx, by, r, g, bl);
+    }
+};
+
+// A bird as a small triangle, banked: its wings tilt by the flight model's bank angle.
+void bird(batch& tris, const orbit_camera& cam, const lab::fvec3& p, const lab::fvec3& v, float bank, float size) {
+    const lab::fvec3 f = boids::normalized_or_zero(v);
+    if (boids::is_zero(f)) return;
+    lab::fvec3 left = boids::normalized_or_zero(boids::cross(lab::fvec3{0, 1, 0}, f));
+    if (boids::is_zero(left)) left = {0, 0, 1};
+    const lab::fvec3 up = boids::cross(f, left);
+    const lab::fvec3 wing = boids::add(boids::scale(left, std::cos(bank)), boids::scale(up, -std::sin(bank)));
+    const lab::fvec3 nose = boids::add_scaled(p, f, 1.2f * size);
+    const lab::fvec3 tail = boids::add_scaled(p, f, -0.4f * size);
+    float x[3], y[3];
+    if (!cam.project(nose, x[0], y[0]) || !cam.project(boids::add_scaled(tail, wing, size), x[1], y[1]) ||
+        !cam.project(boids::add_scaled(tail, wing, -size), x[2], y[2]))
+        return;
+    for (int i = 0; i < 3; ++i) tris.vertex(x[i], y[i], 0.55f, 0.85f, 1.f);
+}
+
 bool save_png(const std::string& path, std::string& error) {
     std::vector<unsigned char> pixels(std::size_t(window_w) * window_h * 3);
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
@@ -228,10 +306,16 @@ int main(int argc, char** argv) {
 
     demo::warmup_scene warmup;
     demo::flock_scene flock;
-    flock.count = static_cast<int>(o.boids);
+    flock.count = o.boids > 0 ? static_cast<int>(o.boids) : 60;
     flock.seed = o.seed;
     flock.reset();
-    int scene = o.scene == "warmup" ? 0 : 1;
+    demo::starling_scene starlings;
+    starlings.count = o.boids > 0 ? static_cast<int>(o.boids) : 3000;
+    starlings.seed = o.seed;
+    starlings.reset();
+    orbit_camera cam;
+    bool dragging = false;
+    int scene = o.scene == "warmup" ? 0 : (o.scene == "flock" ? 1 : 2);
     view v;
     batch tris, lines;
     bool running = true;
@@ -244,6 +328,12 @@ int main(int argc, char** argv) {
             if (e.type == SDL_QUIT) running = false;
             const bool ui = ImGui::GetIO().WantCaptureMouse;
             if (e.type == SDL_MOUSEBUTTONDOWN && !ui && scene == 0) warmup.target = v.to_world(float(e.button.x), float(e.button.y));
+            if (e.type == SDL_MOUSEBUTTONDOWN && !ui && scene == 2) dragging = true;
+            if (e.type == SDL_MOUSEBUTTONUP) dragging = false;
+            if (e.type == SDL_MOUSEMOTION && scene == 2 && dragging) {
+                cam.yaw -= 0.01f * float(e.motion.xrel);
+                cam.pitch = std::clamp(cam.pitch + 0.01f * float(e.motion.yrel), -0.2f, 1.4f);
+            }
             if (e.type == SDL_MOUSEMOTION && scene == 1) {
                 flock.cfg.predator = v.to_world(float(e.motion.x), float(e.motion.y));
                 flock.hawk_active = !ui && e.motion.x < window_w - panel_w;
@@ -254,7 +344,10 @@ int main(int argc, char** argv) {
                 case SDLK_1: flock.cfg.use_separation = !flock.cfg.use_separation; break;
                 case SDLK_2: flock.cfg.use_alignment = !flock.cfg.use_alignment; break;
                 case SDLK_3: flock.cfg.use_cohesion = !flock.cfg.use_cohesion; break;
-                case SDLK_r: flock.reset(); break;
+                case SDLK_r:
+                    if (scene == 2) starlings.reset();
+                    else flock.reset();
+                    break;
                 case SDLK_ESCAPE: running = false; break;
                 default: break;
                 }
@@ -262,9 +355,11 @@ int main(int argc, char** argv) {
         }
         // Simulation: one fixed step a frame.
         if (scene == 0) warmup.step(dt);
-        else {
+        else if (scene == 1) {
             flock.step(dt);
             if (frame % 10 == 0) flock.measure();
+        } else {
+            starlings.advance(dt);
         }
 
         ImGui_ImplOpenGL2_NewFrame();
@@ -278,10 +373,11 @@ int main(int argc, char** argv) {
         ImGui::SameLine();
         ImGui::RadioButton("flock and hawk", &scene, 1);
         ImGui::SameLine();
-        ImGui::TextDisabled("starlings: soon");
+        ImGui::RadioButton("starlings", &scene, 2);
         ImGui::Separator();
         if (scene == 0) warmup_panel(warmup);
-        else flock_panel(flock);
+        else if (scene == 1) flock_panel(flock);
+        else starling_panel(starlings);
         ImGui::PopItemWidth();
         ImGui::End();
         ImGui::Render();
@@ -310,6 +406,38 @@ int main(int argc, char** argv) {
             lines.vertex(v.x(p.x), v.y(p.y), 1.f, 0.25f, 0.25f);
             lines.vertex(v.x(p.x + warmup.last_force.x * 0.15f), v.y(p.y + warmup.last_force.y * 0.15f), 1.f, 0.25f, 0.25f);
             arrow(tris, v, p, warmup.velocity, 14.f, 0.95f, 0.95f, 0.95f);
+        } else if (scene == 2) {
+            // Follow the flock: the view eases toward its centre and keeps it in frame.
+            const lab::fvec3 c = starlings.centroid();
+            cam.target = boids::add_scaled(cam.target, boids::sub(c, cam.target), 0.05f);
+            cam.distance = 3.f * starlings.model.size_scale() + 40.f;
+            if (!dragging) cam.yaw += 0.002f;
+            cam.update();
+            const lab::fvec3 roost = starlings.model.roost_centre();
+            const float radius = starlings.model.roost_radius();
+            for (int i = 0; i < 64; ++i) {  // the roost radius on the ground
+                const float a0 = 6.2831853f * float(i) / 64, a1 = 6.2831853f * float(i + 1) / 64;
+                cam.line(lines, {roost.x + radius * std::cos(a0), 0, roost.z + radius * std::sin(a0)},
+                         {roost.x + radius * std::cos(a1), 0, roost.z + radius * std::sin(a1)}, 0.3f, 0.8f, 0.4f);
+            }
+            for (int g = -6; g <= 6; ++g) {  // a ground grid, 20 m apart
+                const float o = 20.f * float(g);
+                cam.line(lines, {roost.x + o, 0, roost.z - 120}, {roost.x + o, 0, roost.z + 120}, 0.2f, 0.22f, 0.26f);
+                cam.line(lines, {roost.x - 120, 0, roost.z + o}, {roost.x + 120, 0, roost.z + o}, 0.2f, 0.22f, 0.26f);
+            }
+            const std::size_t n = starlings.positions.size();
+            const auto flight = starlings.model.flight();
+            if (n > 50000) {  // points above 50,000 birds
+                for (std::size_t i = 0; i < n; ++i) {
+                    float x, y;
+                    if (cam.project(starlings.positions[i], x, y)) tris.vertex(x, y, 0.55f, 0.85f, 1.f);
+                }
+                glPointSize(2.f);
+                tris.draw(GL_POINTS);
+            } else {
+                for (std::size_t i = 0; i < n; ++i)
+                    bird(tris, cam, starlings.positions[i], starlings.velocities[i], flight[i].bank, 0.6f);
+            }
         } else {
             v.fit(flock.cfg.world.size[0], flock.cfg.world.size[1]);
             world_frame(lines, v, flock.cfg.world.size[0], flock.cfg.world.size[1]);
@@ -329,7 +457,11 @@ int main(int argc, char** argv) {
                 rc = 2;
             }
             running = false;
-            if (scene == 1)
+            if (scene == 2)
+                std::printf("boids-demo: %llu frames, %zu starlings, t = %.2f s, last step %.3f ms, polarization %.3f\n", frame,
+                            starlings.positions.size(), starlings.model.time(), starlings.step_ms,
+                            static_cast<double>(starlings.polarization));
+            else if (scene == 1)
                 std::printf("boids-demo: %llu frames, %zu boids, last step %.3f ms, spacing %.2f px, order %.3f\n", frame,
                             flock.positions.size(), flock.step_ms, static_cast<double>(flock.spacing),
                             static_cast<double>(flock.order));

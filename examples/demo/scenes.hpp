@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 #include <boids/boids.hpp>
+#include "starlings.hpp"  // boids-lab's starling scene set-up
 
 namespace demo {
 
@@ -135,6 +136,57 @@ struct flock_scene {
             spacing_history.erase(spacing_history.begin());
             order_history.erase(order_history.begin());
         }
+    }
+};
+
+// The starling model in 3D: the lab's scene (a cloud over the roost), flown with
+// the model's own dt whatever the frame rate, every parameter the source leaves to
+// a slider exposed.
+struct starling_scene {
+    boids::starling::params<float> params{};
+    boids::starling::flock<lab::fvec3> model;
+    std::vector<lab::fvec3> positions, velocities;
+    int count = 3000, threads = 1;
+    std::uint64_t seed = 1;
+    double pending = 0, step_ms = 0;
+    float polarization = 0;
+
+    void reset() {
+        params.seed = seed;
+        lab::starling_cloud(seed, static_cast<std::size_t>(count), params, positions, velocities);
+        model.reset(params, positions.size());
+        pending = 0;
+    }
+    // Advances by `seconds` of real time in the model's fixed steps (at most 4 a frame).
+    void advance(double seconds) {
+        if (!params.validate().ok()) return;
+        pending = std::min(pending + seconds, 4.0 * static_cast<double>(params.dt));
+        // Gains and speeds apply at once; k, candidates and perception need a reset.
+        auto& live = model.tune();
+        live.alignment = params.alignment;
+        live.cohesion = params.cohesion;
+        live.separation_radius = params.separation_radius;
+        live.noise = params.noise;
+        live.roost_gain = params.roost_gain;
+        live.flight = params.flight;
+        while (pending >= static_cast<double>(params.dt)) {
+            const auto start = std::chrono::steady_clock::now();
+            model.step(boids::span<lab::fvec3>(positions), boids::span<lab::fvec3>(velocities),
+                       boids::thread_count{static_cast<std::size_t>(threads)});
+            step_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+            pending -= static_cast<double>(params.dt);
+        }
+        polarization = boids::polarization(boids::span<const lab::fvec3>(velocities));
+    }
+    [[nodiscard]] lab::fvec3 centroid() const {
+        double x = 0, y = 0, z = 0;
+        for (const auto& p : positions) {
+            x += static_cast<double>(p.x);
+            y += static_cast<double>(p.y);
+            z += static_cast<double>(p.z);
+        }
+        const double n = static_cast<double>(std::max<std::size_t>(positions.size(), 1));
+        return {static_cast<float>(x / n), static_cast<float>(y / n), static_cast<float>(z / n)};
     }
 };
 

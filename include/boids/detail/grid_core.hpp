@@ -161,13 +161,15 @@ public:
     // The k nearest other boids within max_radius (k = out.capacity()), ties to the
     // lower index. Dense grids visit cells nearest first and stop once no unvisited
     // cell can hold anything nearer than the k-th found; otherwise, rings of cells.
+    // `radius_hint` (optional, > 0): a guess of the k-th distance, such as last step's;
+    // a good one saves the density estimate. It never changes the result.
     void nearest(std::size_t i, k_nearest<scalar, dim>& out,
-                 scalar max_radius = std::numeric_limits<scalar>::infinity()) const {
+                 scalar max_radius = std::numeric_limits<scalar>::infinity(), scalar radius_hint = scalar(0)) const {
         BOIDS_ASSERT(i < order_.size(), "grid: query index out of range");
         out.clear();
         if (out.capacity() == 0) return;
         if constexpr (!Hashed) {
-            if (nearest_by_distance(i, out, max_radius)) return;
+            if (nearest_by_distance(i, out, max_radius, radius_hint)) return;
         }
         nearest_by_rings(i, out, max_radius);
     }
@@ -200,10 +202,16 @@ private:
         near_ready_ = true;
     }
 
-    // The gap along axis d between coordinate x and (unwrapped) cell j, less rounding slack.
+    // The gap along axis d between coordinate x and (unwrapped) cell j, less rounding
+    // slack. Outside a torus the edge cells also hold the points beyond the box (they
+    // are clamped into them), so they reach out to infinity.
     [[nodiscard]] scalar cell_gap(scalar x, std::int32_t j, std::size_t d) const noexcept {
-        const scalar lo = origin_[d] + static_cast<scalar>(j) * w_[d];
-        const scalar hi = lo + w_[d];
+        scalar lo = origin_[d] + static_cast<scalar>(j) * w_[d];
+        scalar hi = lo + w_[d];
+        if (world_.kind != edges::toroidal) {
+            if (j <= 0) lo = -std::numeric_limits<scalar>::infinity();
+            if (j >= n_[d] - 1) hi = std::numeric_limits<scalar>::infinity();
+        }
         const scalar g = std::max(std::max(lo - x, x - hi), scalar(0));
         return std::max(g - slack(g), scalar(0));
     }
@@ -232,6 +240,19 @@ private:
                    const std::array<std::int32_t, dim>& reach, scalar* d2, std::uint32_t* slot,
                    std::size_t& count) const noexcept {
         const bool torus = world_.kind == edges::toroidal;
+        // Per axis beyond x, each offset's cell (-1: outside a box) and its squared gap.
+        constexpr std::size_t side = 2 * max_nearest_reach + 1;
+        std::int32_t cell_at[dim][side];
+        scalar gap2_at[dim][side];
+        for (std::size_t d = 1; d < dim; ++d)
+            for (std::int32_t o = -reach[d]; o <= reach[d]; ++o) {
+                const std::int32_t j = c[d] + o;
+                const auto at = static_cast<std::size_t>(o + max_nearest_reach);
+                const scalar g = cell_gap(p[d], j, d);
+                gap2_at[d][at] = g * g;
+                if (torus) cell_at[d][at] = j < 0 ? j + n_[d] : (j >= n_[d] ? j - n_[d] : j);
+                else cell_at[d][at] = (j < 0 || j >= n_[d]) ? -1 : j;
+            }
         bool ok = true;
         auto run = [&](std::int32_t x0, std::int32_t x1, cell_t cell) {
             if (!ok || x1 < x0) return;
@@ -246,27 +267,17 @@ private:
             append_distances(qp, s0, s1, d2, slot, count);
             if (si >= s0 && si < s1) d2[start + (si - s0)] = std::numeric_limits<scalar>::infinity();
         };
-        std::array<std::int32_t, dim> lo{}, hi{};
-        for (std::size_t d = 1; d < dim; ++d) {
-            lo[d] = -reach[d];
-            hi[d] = reach[d];
-        }
-        cell_t o{};
-        iterate_box(lo, hi, o, 0, [&](const cell_t& off) {
-            scalar g2 = 0;
-            cell_t cell{};
-            for (std::size_t d = 1; d < dim; ++d) {
-                const std::int32_t j = c[d] + off[d];
-                if (!torus && (j < 0 || j >= n_[d])) return;
-                const scalar g = cell_gap(p[d], j, d);
-                g2 += g * g;
-                cell[d] = torus ? (j < 0 ? j + n_[d] : (j >= n_[d] ? j - n_[d] : j)) : j;
-            }
+        // One row of cells along x: those within the budget left after the row's gap,
+        // found by arithmetic (a little wide for rounding: an extra cell costs time only).
+        auto row = [&](cell_t cell, scalar g2) {
             if (g2 > t2) return;
-            // Along x, the cells within the remaining budget form one range around c.
+            const scalar budget = std::sqrt(t2 - g2);
+            const scalar wide = budget + scalar(2) * slack(budget);
+            const scalar lo = std::ceil((p[0] - wide - origin_[0]) / w_[0]) - scalar(1);
+            const scalar hi = std::floor((p[0] + wide - origin_[0]) / w_[0]);
             std::int32_t x0 = c[0] - reach[0], x1 = c[0] + reach[0];
-            while (x0 < c[0] && [&] { const scalar g = cell_gap(p[0], x0, 0); return g2 + g * g > t2; }()) ++x0;
-            while (x1 > c[0] && [&] { const scalar g = cell_gap(p[0], x1, 0); return g2 + g * g > t2; }()) --x1;
+            if (lo > static_cast<scalar>(x0)) x0 = std::min(c[0], static_cast<std::int32_t>(lo));
+            if (hi < static_cast<scalar>(x1)) x1 = std::max(c[0], static_cast<std::int32_t>(hi));
             if (!torus) {
                 run(std::max(x0, 0), std::min(x1, n_[0] - 1), cell);
             } else if (x0 < 0) {
@@ -278,7 +289,24 @@ private:
             } else {
                 run(x0, x1, cell);
             }
-        });
+        };
+        const auto mid = static_cast<std::size_t>(max_nearest_reach);
+        for (std::int32_t oy = -reach[1]; oy <= reach[1]; ++oy) {
+            const std::size_t ay = mid + static_cast<std::size_t>(oy + max_nearest_reach) - mid;
+            if (cell_at[1][ay] < 0) continue;
+            cell_t cell{};
+            cell[1] = cell_at[1][ay];
+            if constexpr (dim == 2) {
+                row(cell, gap2_at[1][ay]);
+            } else {
+                for (std::int32_t oz = -reach[2]; oz <= reach[2]; ++oz) {
+                    const std::size_t az = static_cast<std::size_t>(oz + max_nearest_reach);
+                    if (cell_at[2][az] < 0) continue;
+                    cell[2] = cell_at[2][az];
+                    row(cell, gap2_at[1][ay] + gap2_at[2][az]);
+                }
+            }
+        }
         return ok;
     }
 
@@ -343,7 +371,7 @@ private:
     }
 
     // Returns false, having reported nothing, when this query needs the ring walk.
-    bool nearest_by_distance(std::size_t i, k_nearest<scalar, dim>& out, scalar max_radius) const {
+    bool nearest_by_distance(std::size_t i, k_nearest<scalar, dim>& out, scalar max_radius, scalar hint) const {
         const std::size_t k = out.capacity();
         if (!near_ready_ || k > max_nearest_k || too_many_cells(1)) return false;
         const std::size_t n = order_.size();
@@ -354,23 +382,24 @@ private:
             p[d] = spos_[d * n + si];
             if (!std::isfinite(p[d])) return false;
         }
-        // The density of the block of cells around the query, from run lengths alone.
-        std::size_t block_count = 0, block_cells = 1;
-        {
+        const scalar r2 = max_radius * max_radius;
+        scalar t2 = hint * hint;
+        if (!(hint > scalar(0) && t2 > scalar(0) && t2 <= std::numeric_limits<scalar>::max())) {
+            // The density of the block of cells around the query, from run lengths alone.
+            std::size_t block_count = 0, block_cells = 1;
             std::array<std::int32_t, dim> lo{}, hi{};
             clipped_offsets(c, 1, lo, hi);
             for (std::size_t d = 0; d < dim; ++d) block_cells *= static_cast<std::size_t>(hi[d] - lo[d] + 1);
             for_each_cell_in_box(c, 1, [&](std::size_t s0, std::size_t s1, const cell_t*) { block_count += s1 - s0; });
+            double cell_volume = 1;
+            for (std::size_t d = 0; d < dim; ++d) cell_volume *= static_cast<double>(w_[d]);
+            const double density = static_cast<double>(std::max<std::size_t>(block_count, 2) - 1) /
+                                   (static_cast<double>(block_cells) * cell_volume);
+            const double ball = dim == 2 ? 3.14159265358979323846 : 4.18879020478639098;  // pi, 4 pi / 3
+            const double volume = 1.6 * static_cast<double>(k) / (density * ball);  // of the ball to scan
+            const double guess2 = dim == 2 ? volume : std::cbrt(volume) * std::cbrt(volume);
+            t2 = static_cast<scalar>(std::min(guess2, static_cast<double>(std::numeric_limits<scalar>::max())));
         }
-        double cell_volume = 1;
-        for (std::size_t d = 0; d < dim; ++d) cell_volume *= static_cast<double>(w_[d]);
-        const double density = static_cast<double>(std::max<std::size_t>(block_count, 2) - 1) /
-                               (static_cast<double>(block_cells) * cell_volume);
-        const double ball = dim == 2 ? 3.14159265358979323846 : 4.18879020478639098;  // pi, 4 pi / 3
-        const double volume = 1.6 * static_cast<double>(k) / (density * ball);  // of the ball to scan
-        const double guess2 = dim == 2 ? volume : std::cbrt(volume) * std::cbrt(volume);
-        const scalar r2 = max_radius * max_radius;
-        scalar t2 = static_cast<scalar>(std::min(guess2, static_cast<double>(std::numeric_limits<scalar>::max())));
         if (!(t2 > scalar(0))) t2 = w_[0] * w_[0];
         t2 = std::min(t2, r2);
         scalar d2[scratch_size + 2 * pack<scalar>::lanes];

@@ -415,7 +415,8 @@ private:
     void look(std::size_t i, span<const V> pos, span<const V> vel, span<neighbor<S, 3>> buf, double t) {
         if (!boids::is_finite(pos[i]) || !boids::is_finite(vel[i])) return;
         k_nearest<S, 3> knn(buf, params_.candidates);
-        grid_.nearest(i, knn);
+        // Last look's farthest candidate, a little wider, as the radius to try first.
+        grid_.nearest(i, knn, std::numeric_limits<S>::infinity(), farthest_[i] * S(1.08));
         const auto found = knn.result();
         const std::size_t social = std::min(params_.k, found.size());
         V vsum = boids::zero<V>(), osum = boids::zero<V>(), push = boids::zero<V>(), coincident = boids::zero<V>();
