@@ -41,6 +41,15 @@ struct random_stream {
     constexpr double uniform(double lo = 0.0, double hi = 1.0) noexcept {
         return lo + (hi - lo) * unit_double(next());
     }
+    // Two independent standard normals from one Box-Muller draw (half the cost of
+    // two normal() calls).
+    void normal_pair(double& a, double& b) noexcept {
+        const double u1 = 1.0 - unit_double(next());  // (0, 1]
+        const double u2 = unit_double(next());
+        const double r = std::sqrt(-2.0 * std::log(u1));
+        a = r * std::cos(6.283185307179586 * u2);
+        b = r * std::sin(6.283185307179586 * u2);
+    }
     // Standard normal (Box-Muller; one value per call, deterministic).
     double normal() noexcept {
         const double u1 = 1.0 - unit_double(next());  // (0, 1]

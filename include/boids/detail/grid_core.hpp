@@ -166,12 +166,20 @@ public:
     void nearest(std::size_t i, k_nearest<scalar, dim>& out,
                  scalar max_radius = std::numeric_limits<scalar>::infinity(), scalar radius_hint = scalar(0)) const {
         BOIDS_ASSERT(i < order_.size(), "grid: query index out of range");
+        nearest_in_slot(slot_[i], out, max_radius, radius_hint);
+    }
+    // The same for the boid in slot s (order()[s]): loops that walk the grid in cell
+    // order, where neighbouring queries share cells in cache, call this.
+    void nearest_in_slot(std::size_t s, k_nearest<scalar, dim>& out,
+                         scalar max_radius = std::numeric_limits<scalar>::infinity(),
+                         scalar radius_hint = scalar(0)) const {
+        BOIDS_ASSERT(s < order_.size(), "grid: query slot out of range");
         out.clear();
         if (out.capacity() == 0) return;
         if constexpr (!Hashed) {
-            if (nearest_by_distance(i, out, max_radius, radius_hint)) return;
+            if (nearest_by_distance(s, out, max_radius, radius_hint)) return;
         }
-        nearest_by_rings(i, out, max_radius);
+        nearest_by_rings(order_[s], out, max_radius);
     }
 
 private:
@@ -371,11 +379,10 @@ private:
     }
 
     // Returns false, having reported nothing, when this query needs the ring walk.
-    bool nearest_by_distance(std::size_t i, k_nearest<scalar, dim>& out, scalar max_radius, scalar hint) const {
+    bool nearest_by_distance(std::size_t si, k_nearest<scalar, dim>& out, scalar max_radius, scalar hint) const {
         const std::size_t k = out.capacity();
         if (!near_ready_ || k > max_nearest_k || too_many_cells(1)) return false;
         const std::size_t n = order_.size();
-        const std::size_t si = slot_[i];
         const cell_t c = scell_[si];
         std::array<scalar, dim> p{};
         for (std::size_t d = 0; d < dim; ++d) {

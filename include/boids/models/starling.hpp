@@ -59,12 +59,24 @@ struct ou_noise {
     S correlation_time = S(1.8);  // s
     S sigma = S(1);               // the component's stationary standard deviation
 
-    void advance(V& eta, random_stream& rng, S h) const noexcept {
-        if (!(h > S(0)) || !(correlation_time > S(0))) return;
+    // The factors e^(-h/tc) and sigma sqrt(1 - e^(-2h/tc)) of a step of h seconds.
+    struct factors {
+        double decay = 1, kick = 0;
+    };
+    [[nodiscard]] factors factors_for(S h) const noexcept {
+        if (!(h > S(0)) || !(correlation_time > S(0))) return {};
         const double decay = std::exp(-static_cast<double>(h) / static_cast<double>(correlation_time));
-        const double kick = static_cast<double>(sigma) * std::sqrt(std::max(0.0, 1.0 - decay * decay));
+        return {decay, static_cast<double>(sigma) * std::sqrt(std::max(0.0, 1.0 - decay * decay))};
+    }
+    void advance(V& eta, random_stream& rng, S h) const noexcept { advance(eta, rng, factors_for(h)); }
+    // The same with the factors worked out once for many agents.
+    void advance(V& eta, random_stream& rng, const factors& f) const noexcept {
+        if (f.kick == 0 && f.decay == 1) return;
+        double xi[4];
+        rng.normal_pair(xi[0], xi[1]);
+        if (dimension_v<V> > 2) rng.normal_pair(xi[2], xi[3]);
         eta = boids::generate<V>([&](std::size_t i) {
-            return static_cast<S>(decay * static_cast<double>(boids::get(eta, i)) + kick * rng.normal());
+            return static_cast<S>(f.decay * static_cast<double>(boids::get(eta, i)) + f.kick * xi[i]);
         });
     }
 };
@@ -275,12 +287,11 @@ public:
         maneuvers_.assign(birds, maneuver{});
         copies_.assign(birds, maneuver{});
         returning_.assign(birds, 0);
+        active_.assign(birds, 0);
         looked_.assign(birds, 0);
-        mean_velocity_.assign(birds, boids::zero<V>());
-        cohesion_.assign(birds, boids::zero<V>());
-        separation_.assign(birds, boids::zero<V>());
+        social_.assign(birds, seen{});
+        seen_.assign(birds, seen{});
         nearest_.assign(birds, std::numeric_limits<S>::infinity());
-        farthest_.assign(birds, S(0));
         rng_.resize(birds);
         for (std::size_t i = 0; i < birds; ++i) rng_[i] = random_stream(hash_combine(p.seed, i));
         scene_rng_ = random_stream(hash_combine(p.seed, 0xD157u));
@@ -322,6 +333,13 @@ public:
         start_disturbance(pos, vel, t);
 
         const std::size_t every = params_.perception_every;
+        noise_factors_ = ou_noise<V>{params_.noise_time, params_.noise}.factors_for(params_.dt * static_cast<S>(every));
+        // Who is manoeuvring now, a byte per bird, so a look reads little.
+        any_active_ = false;
+        for (std::size_t i = 0; i < n; ++i) {
+            active_[i] = maneuvers_[i].active(t) ? 1 : 0;
+            any_active_ = any_active_ || active_[i] != 0;
+        }
         const bool anyone_looks = n > 0;
         if (anyone_looks) grid_.build(pos);
         const std::size_t tasks = std::max<std::size_t>(1, std::min<std::size_t>(n / 512 + 1, 4 * detail::concurrency_of(executor)));
@@ -330,33 +348,45 @@ public:
         executor(tasks, [&](std::size_t task) {  // look, in cell order, at the old state
             const std::size_t b = n * task / tasks, e = n * (task + 1) / tasks;
             span<neighbor<S, 3>> buf(buffers_.data() + task * params_.candidates, params_.candidates);
+            S reach = 0;  // the last look's farthest candidate: its neighbour's is alike
             for (std::size_t s = b; s < e; ++s) {
                 const std::size_t i = order[s];
                 if ((step_ + i) % every != 0) continue;
-                look(i, pos, vel, buf, t);
+                look(i, s, pos, vel, buf, t, reach);
             }
         });
         // Copies take effect now that everyone has looked; count who was reached.
         double reach_sum = 0;
         std::size_t reach_count = 0;
-        for (std::size_t i = 0; i < n; ++i) {
-            if (farthest_[i] > S(0)) {
-                reach_sum += static_cast<double>(farthest_[i]);
+        for (std::size_t s = 0; s < n; ++s) {
+            if (seen_[s].farthest > S(0) && (step_ + order[s]) % every == 0) {
+                reach_sum += static_cast<double>(seen_[s].farthest);
                 ++reach_count;
             }
+        }
+        for (std::size_t i = 0; i < n; ++i) {
             if (copies_[i].disturbance == 0) continue;
             maneuvers_[i] = copies_[i];
             if (copies_[i].disturbance <= records_.size()) ++records_[copies_[i].disturbance - 1].reached;
             copies_[i].disturbance = 0;
         }
-        if (reach_count > 0) {  // cells about 0.8 of the candidates' mean reach suit the query best
-            const double cell = 0.8 * reach_sum / static_cast<double>(reach_count);
+        if (reach_count > 0) {  // cells a little wider than the candidates' mean reach: fewest rows per query
+            const double cell = 1.2 * reach_sum / static_cast<double>(reach_count);
             if (std::isfinite(cell) && cell > 1e-3) grid_.set_cell_size(static_cast<S>(cell));
         }
         const auto factors = params_.flight.factors_for(params_.dt);
         executor(tasks, [&](std::size_t task) {  // then every bird flies
             const std::size_t b = n * task / tasks, e = n * (task + 1) / tasks;
-            for (std::size_t i = b; i < e; ++i) fly(i, positions[i], velocities[i], t, factors);
+            for (std::size_t i = b; i < e; ++i) {
+                if ((step_ + i) % every == 0 && boids::is_finite(positions[i]) && boids::is_finite(velocities[i])) {
+                    // What it saw (stored by slot, written in order), and new noise.
+                    social_[i] = seen_[grid_.slot_of(i)];
+                    nearest_[i] = social_[i].nearest;
+                    looked_[i] = 1;
+                    ou_noise<V>{params_.noise_time, params_.noise}.advance(noise_[i], rng_[i], noise_factors_);
+                }
+                fly(i, positions[i], velocities[i], t, factors);
+            }
         });
         ++step_;
         time_ = static_cast<double>(step_) * static_cast<double>(params_.dt);
@@ -412,11 +442,19 @@ private:
         records_.push_back(rec);
     }
 
-    void look(std::size_t i, span<const V> pos, span<const V> vel, span<neighbor<S, 3>> buf, double t) {
+    // What a look found, kept by slot (the look walks the grid in slot order).
+    struct seen {
+        V mean_velocity{}, cohesion{}, separation{};
+        S nearest = std::numeric_limits<S>::infinity();
+        S farthest = 0;
+    };
+
+    void look(std::size_t i, std::size_t slot, span<const V> pos, span<const V> vel, span<neighbor<S, 3>> buf, double t,
+              S& reach) {
         if (!boids::is_finite(pos[i]) || !boids::is_finite(vel[i])) return;
         k_nearest<S, 3> knn(buf, params_.candidates);
-        // Last look's farthest candidate, a little wider, as the radius to try first.
-        grid_.nearest(i, knn, std::numeric_limits<S>::infinity(), farthest_[i] * S(1.08));
+        // The previous look's farthest candidate, a little wider, as the radius to try first.
+        grid_.nearest_in_slot(slot, knn, std::numeric_limits<S>::infinity(), reach * S(1.08));
         const auto found = knn.result();
         const std::size_t social = std::min(params_.k, found.size());
         V vsum = boids::zero<V>(), osum = boids::zero<V>(), push = boids::zero<V>(), coincident = boids::zero<V>();
@@ -433,15 +471,19 @@ private:
             }
             sep.add(i, nb, push, coincident, any_coincident);
         }
-        looked_[i] = 1;
-        mean_velocity_[i] = counted > 0 ? boids::scale(vsum, S(1) / static_cast<S>(counted)) : vel[i];
-        cohesion_[i] = counted > 0 ? boids::scale(osum, S(1) / static_cast<S>(counted)) : boids::zero<V>();
-        separation_[i] = boids::scale(boids::add(push, coincident), params_.separation);
-        nearest_[i] = found.empty() ? std::numeric_limits<S>::infinity() : std::sqrt(found[0].distance_squared);
-        farthest_[i] = found.empty() ? S(0) : std::sqrt(found[found.size() - 1].distance_squared);
-        const ou_noise<V> ou{params_.noise_time, params_.noise};
-        ou.advance(noise_[i], rng_[i], params_.dt * static_cast<S>(params_.perception_every));
-        // Copy the strongest active manoeuvre among the social neighbours.
+        seen& out = seen_[slot];
+        out.mean_velocity = counted > 0 ? boids::scale(vsum, S(1) / static_cast<S>(counted)) : vel[i];
+        out.cohesion = counted > 0 ? boids::scale(osum, S(1) / static_cast<S>(counted)) : boids::zero<V>();
+        out.separation = boids::scale(boids::add(push, coincident), params_.separation);
+        out.nearest = found.empty() ? std::numeric_limits<S>::infinity() : std::sqrt(found[0].distance_squared);
+        out.farthest = found.empty() ? S(0) : std::sqrt(found[found.size() - 1].distance_squared);
+        reach = out.farthest;
+        // Copy the strongest active manoeuvre among the social neighbours (reading a
+        // byte per neighbour first: most of the time nobody is manoeuvring).
+        if (!any_active_) return;
+        bool near_active = false;
+        for (std::size_t j = 0; j < social; ++j) near_active = near_active || active_[found[j].index] != 0;
+        if (!near_active) return;
         const auto near = found.subspan(0, social);
         const maneuver* src = copy_rule::strongest_active(near, [&](const neighbor<S, 3>& nb) -> const maneuver& { return maneuvers_[nb.index]; }, t);
         if (src != nullptr && params_.copying.may_copy(maneuvers_[i], src->disturbance, t)) {
@@ -456,12 +498,13 @@ private:
         const S e = static_cast<S>(m.level(t));
         V target = boids::zero<V>(), reflex = boids::zero<V>();
         if (looked_[i]) {
+            const seen& o = social_[i];
             const S w = S(1) - params_.social_drop * e;
-            const V social = boids::add(boids::scale(boids::sub(mean_velocity_[i], v), params_.alignment),
-                                        boids::scale(cohesion_[i], params_.cohesion));
+            const V social = boids::add(boids::scale(boids::sub(o.mean_velocity, v), params_.alignment),
+                                        boids::scale(o.cohesion, params_.cohesion));
             target = boids::scale(social, w);
-            if (params_.separation_reflex) reflex = separation_[i];
-            else target = boids::add(target, separation_[i]);
+            if (params_.separation_reflex) reflex = o.separation;
+            else target = boids::add(target, o.separation);
         }
         const V roost = roost_centre();
         const S dxr = boids::get(x, 0) - boids::get(roost, 0), dzr = boids::get(x, 2) - boids::get(roost, 2);
@@ -483,10 +526,13 @@ private:
     double time_ = 0, next_disturbance_ = 0;
     S size_scale_ = 0, roost_radius_ = 0;
     std::vector<flight_state<V>> flight_;
-    std::vector<V> noise_, mean_velocity_, cohesion_, separation_;
+    std::vector<V> noise_;
+    std::vector<seen> social_, seen_;  // by bird, and by slot as the last look wrote it
     std::vector<maneuver> maneuvers_, copies_;
-    std::vector<unsigned char> returning_, looked_;
-    std::vector<S> nearest_, farthest_;
+    std::vector<unsigned char> returning_, looked_, active_;
+    bool any_active_ = false;
+    typename ou_noise<V>::factors noise_factors_{};
+    std::vector<S> nearest_;
     S cell_ = S(1);
     std::vector<random_stream> rng_;
     random_stream scene_rng_{};
