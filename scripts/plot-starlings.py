@@ -76,7 +76,7 @@ def main():
     for alt, label in ((11, "11 m"), (34, "34 m")):
         y = ground - alt * vscale
         out.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#666" stroke-dasharray="3 4"/>' % (sx0, y, sx0 + 420, y))
-        out.append('<text x="%d" y="%.1f">%s</text>' % (sx0 + 424, y + 4, label))
+        out.append('<text x="%d" y="%.1f">%s</text>' % (sx0 + 4, y - 4, label))
     for b in birds:
         out.append('<circle cx="%.1f" cy="%.1f" r="0.9" fill="#8cd9ff"/>' % (sx0 + 210 + (b[0] - xmid) * hscale, ground - b[1] * vscale))
     out.append('<text x="%d" y="%d">ground</text>' % (sx0, ground + 18))

@@ -23,6 +23,10 @@ printf '%-18s %s\n' "alignment off"   "$("$lab" flock --init=$init --rules=separ
 printf '%-18s %s\n' "cohesion off"    "$("$lab" flock --init=$init --rules=separation,alignment | tail -1)"
 printf '%-18s %s\n' "hawk at centre"  "$("$lab" flock --init=$init --hawk=450,270 | tail -1)"
 echo
+echo "== The starling model: 3,000 birds for 20 s (full scene: --seconds=60; docs/starlings.md)"
+"$lab" starlings --birds=3000 --seconds=20 --json | tail -1
+
+echo
 echo "== The same flock written as a user's own loop (examples/own_loop.cpp, float, our seed 7)"
 build/release/examples/boids-example-own-loop
 
@@ -49,9 +53,9 @@ elif [ -n "${DISPLAY:-}" ] && [ -z "${CI:-}" ]; then
   "$demo" --scene=flock --boids=300
 elif command -v xvfb-run >/dev/null; then
   echo "== boids-demo without a display: 180 frames of each scene under Xvfb, pictures in build/release/"
-  for scene in warmup flock; do
+  for scene in warmup flock starlings; do
     xvfb-run -a -s "-screen 0 1280x720x24" "$demo" --scene=$scene --boids=300 --frames=180 \
       --screenshot=build/release/demo-$scene.png
   done
-  echo "   build/release/demo-warmup.png, build/release/demo-flock.png"
+  echo "   build/release/demo-warmup.png, build/release/demo-flock.png, build/release/demo-starlings.png"
 fi

@@ -20,9 +20,10 @@ TEST_CASE("starlings for 60 s: 3000 birds stay in band, in the air, near the roo
     CHECK(s.altitude_max <= 45);
     CHECK(s.roost_distance_sum / static_cast<double>(s.samples) <= 1.5 * static_cast<double>(f.roost_radius()));
     CHECK(s.polarization_sum / static_cast<double>(s.samples) >= 0.5);
-    // The issue asks for 5 cm; this model keeps birds 4.4 cm apart at the closest
-    // (see docs/starlings.md). What is checked is what holds, not what was asked.
-    CHECK(s.nearest_min >= 0.03);
+    // The closest approach is a tail statistic: this seed keeps 5.6 cm. Over seeds 1-8,
+    // 6 of 8 runs meet every check here (seed 7 comes to 4.1 cm, seed 8's mean roost
+    // distance is 1.56 R): see docs/starlings.md.
+    CHECK(s.nearest_min >= 0.05);
     const auto d = f.disturbances();
     REQUIRE(d.size() >= 2);
     CHECK(d[0].t == Approx(5.0));

@@ -410,7 +410,7 @@ int main(int argc, char** argv) {
             // Follow the flock: the view eases toward its centre and keeps it in frame.
             const lab::fvec3 c = starlings.centroid();
             cam.target = boids::add_scaled(cam.target, boids::sub(c, cam.target), 0.05f);
-            cam.distance = 3.f * starlings.model.size_scale() + 40.f;
+            cam.distance = 5.f * starlings.model.size_scale() + 50.f;
             if (!dragging) cam.yaw += 0.002f;
             cam.update();
             const lab::fvec3 roost = starlings.model.roost_centre();

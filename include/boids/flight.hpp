@@ -95,7 +95,8 @@ struct banking_flight {
     // One step: the velocity after dt toward the target acceleration, and the state
     // updated. The position is the caller's (x += v dt afterwards: semi-implicit Euler).
     // `reflex` is an acceleration applied at once, outside the bank and lift lags (a
-    // bird dodging a neighbour), still within the per-step cap and the speed band.
+    // bird dodging a neighbour), served first from the a_max budget, and still
+    // within the speed band.
     template <class V>
     void advance(V& velocity, const V& target, flight_state<V>& state, const factors& f,
                  const V& reflex = boids::zero<V>()) const noexcept {
@@ -136,9 +137,11 @@ struct banking_flight {
 
         // Along the velocity: the speed controller.
         const S a_along = std::clamp((preferred_speed - speed) / speed_time + along, -max_speed_change, max_speed_change);
-        V pushed = boids::add_scaled(turning, u, a_along);
-        if (boids::is_finite(reflex)) pushed = boids::add(pushed, reflex);
-        const V change = boids::clamp_magnitude(boids::scale(pushed, f.dt), max_acceleration * f.dt);
+        // The reflex first, the flight with what is left of a_max: the sum stays within it.
+        const V first = boids::is_finite(reflex) ? boids::clamp_magnitude(reflex, max_acceleration) : boids::zero<V>();
+        const S budget = std::max(S(0), max_acceleration - boids::length(first));
+        const V rest = boids::clamp_magnitude(boids::add_scaled(turning, u, a_along), budget);
+        const V change = boids::clamp_magnitude(boids::scale(boids::add(first, rest), f.dt), max_acceleration * f.dt);
         velocity = boids::clamp_magnitude(boids::add(boids::scale(u, speed), change), min_speed_fraction * preferred_speed,
                                           max_speed_fraction * preferred_speed);
         if (boids::is_zero(velocity)) velocity = boids::scale(u, min_speed_fraction * preferred_speed);
