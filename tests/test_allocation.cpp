@@ -12,6 +12,7 @@
 #include <boids/neighbors/hashed_grid.hpp>
 #include <boids/neighbors/uniform_grid.hpp>
 #include "lab_vector.hpp"
+#include "starlings.hpp"
 
 namespace {
 std::atomic<long> g_allocations{0};
@@ -53,4 +54,17 @@ TEST_CASE("a steady-state flock step allocates nothing", "[flock][allocation]") 
     const long before = g_allocations.load();
     std::vector<int> probe(10);
     CHECK(g_allocations.load() > before);
+}
+
+TEST_CASE("a steady-state starling step allocates nothing, disturbances included", "[starling][allocation]") {
+    lab::starling_options o;
+    std::vector<lab::fvec3> p, v;
+    lab::starling_cloud(1, 400, o.model, p, v);
+    boids::starling::flock<lab::fvec3> f(o.model, p.size());
+    boids::span<lab::fvec3> ps(p), vs(v);
+    for (int s = 0; s < 30; ++s) f.step(ps, vs);  // the first steps size every buffer
+    const long before = g_allocations.load();
+    for (int s = 0; s < 180; ++s) f.step(ps, vs);  // 1 s to 7 s: the first disturbance starts at 5 s
+    CHECK(g_allocations.load() - before == 0);
+    CHECK(f.disturbances().size() == 1);
 }

@@ -297,6 +297,7 @@ public:
         scene_rng_ = random_stream(hash_combine(p.seed, 0xD157u));
         next_disturbance_ = static_cast<double>(p.disturbance_first);
         records_.clear();
+        records_.reserve(64);  // a disturbance every 16-28 s: half an hour before it grows
         // The grid's cells start at about the candidates' reach in a cloud of size E,
         // then follow it: they affect speed only, never which neighbours are found.
         cell_ = static_cast<S>(std::max(0.05, 0.8 * static_cast<double>(size_scale_) *
