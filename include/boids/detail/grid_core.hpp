@@ -342,6 +342,31 @@ private:
         count += s1 - s0;
     }
 
+    // For each of the first `count` squared distances, how many are below it:
+    // visit(a, rank). A pack of them at a time against every other, broadcast: no
+    // horizontal sum per element. The array is readable (+inf) a pack past count.
+    template <class Visit>
+    static void rank_below(const scalar* d2, std::size_t count, Visit&& visit) noexcept {
+#if BOIDS_DETAIL_VECTOR_PACKS
+        using P = pack<scalar>;
+        using I = typename pack_types<scalar>::i;
+        for (std::size_t a0 = 0; a0 < count; a0 += P::lanes) {
+            const typename P::f va = P::load(d2 + a0);
+            I below0{}, below1{};
+            std::size_t b = 0;
+            for (; b + 1 < count; b += 2) {
+                below0 -= (P::splat(d2[b]) < va);  // a true lane is -1
+                below1 -= (P::splat(d2[b + 1]) < va);
+            }
+            if (b < count) below0 -= (P::splat(d2[b]) < va);
+            const I below = below0 + below1;
+            for (std::size_t l = 0; l < P::lanes && a0 + l < count; ++l) visit(a0 + l, static_cast<std::size_t>(below[l]));
+        }
+#else
+        for (std::size_t a = 0; a < count; ++a) visit(a, count_below(d2, count, d2[a]));
+#endif
+    }
+
     // How many of the first `count` squared distances are below x; the array is
     // readable (and +inf) up to two packs past count. Integer mask sums in two
     // chains: the adds do not wait on each other.
@@ -450,13 +475,12 @@ private:
         pick.fill(std::numeric_limits<std::uint32_t>::max());
         std::size_t placed = 0;
         for (std::size_t t = kept; t < kept + 2 * pack<scalar>::lanes; ++t) d2[t] = std::numeric_limits<scalar>::infinity();
-        for (std::size_t a = 0; a < kept; ++a) {
-            const std::size_t below = count_below(d2, kept, d2[a]);
+        rank_below(d2, kept, [&](std::size_t a, std::size_t below) {
             if (below < take) {
                 pick[below] = static_cast<std::uint32_t>(a);
                 ++placed;
             }
-        }
+        });
         bool ranks_clean = placed == take;
         for (std::size_t q = 0; q < take; ++q) ranks_clean = ranks_clean && pick[q] != std::numeric_limits<std::uint32_t>::max();
         if (!ranks_clean) {  // equal distances: rank again, the lower boid index first

@@ -288,6 +288,7 @@ public:
         copies_.assign(birds, maneuver{});
         returning_.assign(birds, 0);
         active_.assign(birds, 0);
+        finite_.assign(birds, 0);
         looked_.assign(birds, 0);
         social_.assign(birds, seen{});
         seen_.assign(birds, seen{});
@@ -336,10 +337,12 @@ public:
         const std::size_t every = params_.perception_every;
         noise_factors_ = ou_noise<V>{params_.noise_time, params_.noise}.factors_for(params_.dt * static_cast<S>(every));
         // Who is manoeuvring now, a byte per bird, so a look reads little.
+        // and whose state is finite (the others are not seen), a byte per bird.
         any_active_ = false;
         for (std::size_t i = 0; i < n; ++i) {
             active_[i] = maneuvers_[i].active(t) ? 1 : 0;
             any_active_ = any_active_ || active_[i] != 0;
+            finite_[i] = boids::is_finite(pos[i]) && boids::is_finite(vel[i]) ? 1 : 0;
         }
         const bool anyone_looks = n > 0;
         if (anyone_looks) grid_.build(pos);
@@ -464,7 +467,7 @@ private:
         std::size_t counted = 0;
         for (std::size_t j = 0; j < found.size(); ++j) {
             const auto& nb = found[j];
-            if (!boids::is_finite(vel[nb.index])) continue;
+            if (finite_[nb.index] == 0) continue;
             if (j < social) {
                 vsum = boids::add(vsum, vel[nb.index]);
                 osum = boids::add(osum, detail::to_vector<V>(nb.offset));
@@ -530,7 +533,7 @@ private:
     std::vector<V> noise_;
     std::vector<seen> social_, seen_;  // by bird, and by slot as the last look wrote it
     std::vector<maneuver> maneuvers_, copies_;
-    std::vector<unsigned char> returning_, looked_, active_;
+    std::vector<unsigned char> returning_, looked_, active_, finite_;
     bool any_active_ = false;
     typename ou_noise<V>::factors noise_factors_{};
     std::vector<S> nearest_;
