@@ -114,6 +114,16 @@ TEST_CASE("boids-lab refuses bad input with one line and exit code 2", "[lab][er
         "flock --hawk=1,inf",
         "flock --threads=0",
         "flock --seed=3 --init=x.csv",
+        "starlings --birds=abc",
+        "starlings --seconds=-1",
+        "starlings --threads=0",
+        "starlings --perception-every=0",
+        "starlings --k=0",
+        "starlings --k=25",
+        "starlings --speed=0",
+        "starlings --separation-radius=nan",
+        "starlings --json=1",
+        "starlings --bogus=1",
     };
     for (const char* args : bad) {
         CAPTURE(args);
@@ -224,4 +234,30 @@ TEST_CASE("the CSV reader names the bad line", "[lab][csv]") {
     const auto back = lab::parse_csv(lab::format_csv("x", {{v}}), "x", error);
     REQUIRE(back);
     CHECK((*back)[0][0] == v);
+}
+
+TEST_CASE("boids-lab starlings: the JSON line and the flock file", "[lab][starling]") {
+    const std::string out = tmp_path("starlings-" + std::to_string(getpid()) + ".csv");
+    const std::string log = tmp_path("starlings-" + std::to_string(getpid()) + ".txt");
+    const std::string cmd = std::string("'") + BOIDS_LAB_EXE + "' starlings --birds=150 --seconds=6 --seed=4 --json --out=" + out +
+                            " >'" + log + "'";
+    REQUIRE(std::system(cmd.c_str()) == 0);
+    std::istringstream lines(slurp(log));
+    std::string line, last;
+    while (std::getline(lines, line))
+        if (!line.empty()) last = line;
+    // Every field the issue names, in one object on the last line.
+    CHECK(last.front() == '{');
+    CHECK(last.back() == '}');
+    for (const char* key : {"preferred_speed", "speed_min", "speed_max", "altitude_min", "altitude_max", "roost_radius",
+                            "roost_distance_mean", "polarization_mean", "nearest_min", "nearest_mean", "disturbances",
+                            "wall_ms_per_step"})
+        CHECK(last.find(std::string("\"") + key + "\": ") != std::string::npos);
+    CHECK(last.find("{\"t\": 5, \"seeded\": ") != std::string::npos);  // the first disturbance, at 5 s
+    std::string error;
+    const auto rows = lab::read_csv(out, "x,y,z,vx,vy,vz", error);
+    REQUIRE(rows);
+    CHECK(rows->size() == 150);
+    std::remove(out.c_str());
+    std::remove(log.c_str());
 }

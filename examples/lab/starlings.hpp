@@ -62,9 +62,10 @@ inline void starling_cloud(std::uint64_t seed, std::size_t birds, const boids::s
 struct starling_stats {
     double speed_min = 1e300, speed_max = 0, altitude_min = 1e300, altitude_max = -1e300;
     double roost_distance_sum = 0, polarization_sum = 0, nearest_min = 1e300, nearest_sum = 0;
-    std::size_t samples = 0;
+    std::size_t samples = 0, nearest_samples = 0;
 
     void add(const boids::starling::flock<fvec3>& f, const std::vector<fvec3>& p, const std::vector<fvec3>& v) {
+        if (p.empty()) return;
         const fvec3 roost = f.roost_centre();
         double roost_sum = 0, nearest = 0;
         std::size_t seen = 0;
@@ -85,7 +86,10 @@ struct starling_stats {
         const double n = static_cast<double>(std::max<std::size_t>(p.size(), 1));
         roost_distance_sum += roost_sum / n;
         polarization_sum += static_cast<double>(boids::polarization(boids::span<const fvec3>(v)));
-        nearest_sum += seen > 0 ? nearest / static_cast<double>(seen) : 0.0;
+        if (seen > 0) {
+            nearest_sum += nearest / static_cast<double>(seen);
+            ++nearest_samples;
+        }
         ++samples;
     }
 };
@@ -156,31 +160,36 @@ inline starling_stats run_starlings(const starling_options& o, boids::starling::
 
 inline std::string starling_json(const starling_options& o, const boids::starling::flock<fvec3>& f,
                                  const starling_stats& s, double wall_ms_per_step) {
-    const double n = static_cast<double>(std::max<std::size_t>(s.samples, 1));
+    // A measure with nothing to measure (no birds, no neighbour, a run under 5 s) is null.
+    auto num = [](bool defined, double x) {
+        if (!defined) return std::string("null");
+        char b[32];
+        std::snprintf(b, sizeof b, "%.6g", x);
+        return std::string(b);
+    };
     const bool any = s.samples > 0;
+    const bool near = s.nearest_samples > 0;
+    const double n = static_cast<double>(std::max<std::size_t>(s.samples, 1));
     const double v0 = static_cast<double>(o.model.flight.preferred_speed);
-    std::string out;
-    char buf[512];
-    std::snprintf(buf, sizeof buf,
-                  "{\"birds\": %llu, \"seconds\": %.6g, \"preferred_speed\": %.6g, \"speed_band\": [%.6g, %.6g], "
-                  "\"speed_min\": %.6g, \"speed_max\": %.6g, \"altitude_min\": %.6g, \"altitude_max\": %.6g, "
-                  "\"roost_radius\": %.6g, \"roost_distance_mean\": %.6g, \"polarization_mean\": %.6g, "
-                  "\"nearest_min\": %.6g, \"nearest_mean\": %.6g, \"disturbances\": [",
-                  o.birds, o.seconds, v0, v0 * static_cast<double>(o.model.flight.min_speed_fraction),
-                  v0 * static_cast<double>(o.model.flight.max_speed_fraction), any ? s.speed_min : 0.0,
-                  any ? s.speed_max : 0.0, any ? s.altitude_min : 0.0, any ? s.altitude_max : 0.0,
-                  static_cast<double>(f.roost_radius()), s.roost_distance_sum / n, s.polarization_sum / n,
-                  any && s.nearest_min < 1e300 ? s.nearest_min : 0.0, s.nearest_sum / n);
-    out += buf;
+    std::string out = "{\"birds\": " + std::to_string(o.birds) + ", \"seconds\": " + num(true, o.seconds) +
+                      ", \"preferred_speed\": " + num(true, v0) + ", \"speed_band\": [" +
+                      num(true, v0 * static_cast<double>(o.model.flight.min_speed_fraction)) + ", " +
+                      num(true, v0 * static_cast<double>(o.model.flight.max_speed_fraction)) + "]" +
+                      ", \"speed_min\": " + num(any, s.speed_min) + ", \"speed_max\": " + num(any, s.speed_max) +
+                      ", \"altitude_min\": " + num(any, s.altitude_min) + ", \"altitude_max\": " + num(any, s.altitude_max) +
+                      ", \"roost_radius\": " + num(true, static_cast<double>(f.roost_radius())) +
+                      ", \"roost_distance_mean\": " + num(any, s.roost_distance_sum / n) +
+                      ", \"polarization_mean\": " + num(any, s.polarization_sum / n) +
+                      ", \"nearest_min\": " + num(near, s.nearest_min) +
+                      ", \"nearest_mean\": " + num(near, s.nearest_sum / static_cast<double>(std::max<std::size_t>(s.nearest_samples, 1))) +
+                      ", \"disturbances\": [";
     bool first = true;
     for (const auto& d : f.disturbances()) {
-        std::snprintf(buf, sizeof buf, "%s{\"t\": %.6g, \"seeded\": %zu, \"reached\": %zu}", first ? "" : ", ", d.t,
-                      d.seeded, d.reached);
-        out += buf;
+        out += std::string(first ? "" : ", ") + "{\"t\": " + num(true, d.t) + ", \"seeded\": " + std::to_string(d.seeded) +
+               ", \"reached\": " + std::to_string(d.reached) + "}";
         first = false;
     }
-    std::snprintf(buf, sizeof buf, "], \"wall_ms_per_step\": %.6g}", wall_ms_per_step);
-    out += buf;
+    out += "], \"wall_ms_per_step\": " + num(true, wall_ms_per_step) + "}";
     return out;
 }
 
