@@ -284,8 +284,9 @@ private:
             const scalar lo = std::ceil((p[0] - wide - origin_[0]) / w_[0]) - scalar(1);
             const scalar hi = std::floor((p[0] + wide - origin_[0]) / w_[0]);
             std::int32_t x0 = c[0] - reach[0], x1 = c[0] + reach[0];
-            if (lo > static_cast<scalar>(x0)) x0 = std::min(c[0], static_cast<std::int32_t>(lo));
-            if (hi < static_cast<scalar>(x1)) x1 = std::max(c[0], static_cast<std::int32_t>(hi));
+            // Clamped toward c before the cast: far outside a box, lo and hi can leave int's range.
+            if (lo > static_cast<scalar>(x0)) x0 = static_cast<std::int32_t>(std::min(lo, static_cast<scalar>(c[0])));
+            if (hi < static_cast<scalar>(x1)) x1 = static_cast<std::int32_t>(std::max(hi, static_cast<scalar>(c[0])));
             if (!torus) {
                 run(std::max(x0, 0), std::min(x1, n_[0] - 1), cell);
             } else if (x0 < 0) {
