@@ -299,9 +299,8 @@ private:
                 run(x0, x1, cell);
             }
         };
-        const auto mid = static_cast<std::size_t>(max_nearest_reach);
         for (std::int32_t oy = -reach[1]; oy <= reach[1]; ++oy) {
-            const std::size_t ay = mid + static_cast<std::size_t>(oy + max_nearest_reach) - mid;
+            const auto ay = static_cast<std::size_t>(oy + max_nearest_reach);
             if (cell_at[1][ay] < 0) continue;
             cell_t cell{};
             cell[1] = cell_at[1][ay];

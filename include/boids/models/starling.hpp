@@ -344,8 +344,7 @@ public:
             any_active_ = any_active_ || active_[i] != 0;
             finite_[i] = boids::is_finite(pos[i]) && boids::is_finite(vel[i]) ? 1 : 0;
         }
-        const bool anyone_looks = n > 0;
-        if (anyone_looks) grid_.build(pos);
+        grid_.build(pos);
         const std::size_t tasks = std::max<std::size_t>(1, std::min<std::size_t>(n / 512 + 1, 4 * detail::concurrency_of(executor)));
         buffers_.resize(tasks * params_.candidates);
         const auto order = grid_.order();
