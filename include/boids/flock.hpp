@@ -85,8 +85,27 @@ struct flock_workspace {
     std::vector<neighbor<S, dimension_v<V>>> neighbors;  // tasks * capacity
     std::vector<S> sorted_velocities;                    // per axis, in the grid's cell order
     std::vector<unsigned char> task_ok;                  // per task: its boids suit the fused kernel
+    std::vector<S> blocks;                               // per task: a cell's candidates (see block_for)
     std::size_t capacity = 0;
     std::size_t tasks = 0;
+
+    // A cell's candidates beyond this many take the general path; the block stays
+    // small enough for the first-level cache.
+    static constexpr std::size_t block_capacity = 1024;
+    static constexpr std::size_t block_stride = block_capacity + 16;  // + lanes read past the end
+
+    [[nodiscard]] detail::candidate_block<S, dimension_v<V>> block_for(std::size_t task) noexcept {
+        constexpr std::size_t D = dimension_v<V>;
+        detail::candidate_block<S, D> b;
+        S* base = blocks.data() + task * 3 * D * block_stride;
+        for (std::size_t d = 0; d < D; ++d) {
+            b.pos[d] = base + d * block_stride;
+            b.vel[d] = base + (D + d) * block_stride;
+            b.shift[d] = base + (2 * D + d) * block_stride;
+        }
+        b.capacity = block_capacity;
+        return b;
+    }
 
     void prepare(std::size_t n, std::size_t task_count, std::size_t per_boid) {
         if (accelerations.size() != n) accelerations.resize(n);
@@ -95,6 +114,8 @@ struct flock_workspace {
             capacity = per_boid;
             neighbors.resize(tasks * capacity);
             task_ok.resize(tasks);
+            // Zeros, so lanes read past a block's end are finite on the first fill.
+            blocks.assign(tasks * 3 * dimension_v<V> * block_stride, S(0));
         }
     }
 };
@@ -223,42 +244,52 @@ bool fused_metric_accelerations(span<const V> pos, span<const V> vel, const floc
     const bool linear = cfg.separate.falloff == separation_falloff::linear;
     const S* axes = grid.sorted_axis(0).data();
     const auto plan = grid.plan_for(cfg.view_radius);
+    const bool one_image = toroidal && grid.runs_have_one_image(plan);
     executor(tasks, [&](std::size_t t) {
         const std::size_t b = n * t / tasks, e = n * (t + 1) / tasks;
         span<neighbor<S, D>> buf(ws.neighbors.data() + t * ws.capacity, ws.capacity);
         const S* vels = ws.sorted_velocities.data();
+        candidate_block<S, D> block = ws.block_for(t);
+        kernel_query<S, D> q{};
+        for (std::size_t d = 0; d < D; ++d) {
+            q.size[d] = cfg.world.size[d];
+            q.half[d] = cfg.world.size[d] * S(0.5);
+        }
+        q.r2 = cfg.view_radius * cfg.view_radius;
+        q.sep_radius = cfg.separate.radius;
+        q.sep_r2 = cfg.separate.radius * cfg.separate.radius;
+        std::size_t cell_end = b;  // the block holds the candidates of slots up to here
+        bool filled = false;
         for (std::size_t s = b; s < e; ++s) {
+            if (s >= cell_end) {
+                cell_end = grid.cell_end_of(s);
+                filled = fill_block(grid, plan, one_image, s, axes, vels, n, block);
+            }
             const std::size_t i = order[s];
             // This boid's own state from the cell-ordered copies: sequential reads.
             const V p_i = boids::generate<V>([&](std::size_t d) { return axes[d * n + s]; });
             const V v_i = boids::generate<V>([&](std::size_t d) { return vels[d * n + s]; });
-            kernel_query<S, D> q{};
-            for (std::size_t d = 0; d < D; ++d) {
-                q.p[d] = axes[d * n + s];
-                q.size[d] = cfg.world.size[d];
-                q.half[d] = cfg.world.size[d] * S(0.5);
-            }
-            const auto vc = vision_cone<S, D>::from(v_i, cfg.view_angle);
-            q.heading = vc.heading;
-            q.cos_half = vc.cos_half_angle;
-            q.r2 = cfg.view_radius * cfg.view_radius;
-            q.sep_radius = cfg.separate.radius;
-            q.sep_r2 = cfg.separate.radius * cfg.separate.radius;
-            q.self = s;
-            q.n = n;
-            q.pos = axes;
-            q.vel = vels;
             neighborhood_sums<S, D> sums;
-            const bool use_cone = cone && !vc.all_around;
-            // Eight instantiations, so each inner loop is free of these branches.
-            if (toroidal) {
-                if (use_cone) linear ? gather_sums<true, true, true>(grid, q, plan, sums) : gather_sums<true, true, false>(grid, q, plan, sums);
-                else linear ? gather_sums<true, false, true>(grid, q, plan, sums) : gather_sums<true, false, false>(grid, q, plan, sums);
-            } else {
-                if (use_cone) linear ? gather_sums<false, true, true>(grid, q, plan, sums) : gather_sums<false, true, false>(grid, q, plan, sums);
-                else linear ? gather_sums<false, false, true>(grid, q, plan, sums) : gather_sums<false, false, false>(grid, q, plan, sums);
+            if (filled) {
+                for (std::size_t d = 0; d < D; ++d) q.p[d] = axes[d * n + s];
+                bool use_cone = false;
+                if (cone) {
+                    const auto vc = vision_cone<S, D>::from(v_i, cfg.view_angle);
+                    q.heading = vc.heading;
+                    q.cos_half = vc.cos_half_angle;
+                    use_cone = !vc.all_around;
+                }
+                // One instantiation per case, so each inner loop is free of these branches.
+                auto with = [&](auto wrap) {
+                    constexpr wrap_mode W = decltype(wrap)::value;
+                    if (use_cone) linear ? block_sums<W, true, true>(q, block, sums) : block_sums<W, true, false>(q, block, sums);
+                    else linear ? block_sums<W, false, true>(q, block, sums) : block_sums<W, false, false>(q, block, sums);
+                };
+                if (toroidal && !one_image) with(std::integral_constant<wrap_mode, wrap_mode::per_lane>{});
+                else if (block.shifted) with(std::integral_constant<wrap_mode, wrap_mode::per_shift>{});
+                else with(std::integral_constant<wrap_mode, wrap_mode::none>{});
             }
-            if (sums.coincident > 0 || sums.count > cfg.max_neighbors) {  // rare: the exact general path
+            if (!filled || sums.coincident > 0 || sums.count > cfg.max_neighbors) {  // rare: the exact general path
                 ws.accelerations[s] = flock_acceleration(i, pos, vel, find_neighbors(i, grid, vel, cfg, buf), cfg);
                 continue;
             }

@@ -1,14 +1,16 @@
 // boids/detail/flock_kernel.hpp - the metric flock step's inner loop over a dense
-// grid's runs of candidates, shaped so compilers vectorise it.
+// grid's candidates, shaped so compilers vectorise it.
 //
 // The rules only need sums over the neighbourhood (count, offsets, velocities,
-// separation push), so the kernel never materialises neighbour records. Each run
-// of slots is read in blocks of `lanes` with a mask for the run's end, the boid
-// itself, the radius and the cone; every lane keeps its own partial sums, which are
-// added in a fixed order at the end. No reassociation is needed (so no -ffast-math)
-// and the result does not depend on threads. It does depend on the order of the
-// runs, so it differs in the last bits from the index-ordered generic path.
+// separation push), so the kernel never materialises neighbour records. A cell's
+// candidates are copied into one block; each boid of the cell reads it in packs of
+// `lanes` with bitwise masks for the block's end, the radius and the cone. Every
+// lane keeps its own partial sums, added in a fixed order at the end. No
+// reassociation is needed (so no -ffast-math) and the result does not depend on
+// threads. It does depend on the block's order, so it differs in the last bits
+// from the index-ordered generic path.
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstddef>
@@ -33,125 +35,159 @@ struct neighborhood_sums {
     std::array<S, D> push{};     // separation push, coincident neighbours excluded
 };
 
-// One boid's query: its position (p), the cone, the radii, its slot, and the grid's
-// per-axis positions and the matching velocities.
+// The candidates of one cell's boids, copied once per cell from the grid's runs
+// into one contiguous block (structure of arrays): every boid of the cell then
+// scans the same block in a single loop, whose trip count the CPU learns after the
+// cell's first boid. `shift` holds, per candidate, the torus image of its run.
+template <class S, std::size_t D>
+struct candidate_block {
+    S* pos[D];
+    S* vel[D];
+    S* shift[D];
+    std::size_t size = 0, capacity = 0;
+    bool shifted = false;  // some candidate's shift is not zero
+};
+
+// One boid's query: its position, the cone, the radii and the world's sizes.
 template <class S, std::size_t D>
 struct kernel_query {
     std::array<S, D> p, heading, size, half;
     S r2, sep_r2, sep_radius, cos_half;
-    std::size_t self, n;
-    const S* pos;
-    const S* vel;
 };
 
-// Sums over runs of candidates, a pack of lanes at a time. Lane indices are kept as
-// floating-point numbers (exact below 2^24 boids in float), so every comparison is
-// between packs of one type. All inputs are finite here (checked when velocities
-// were gathered), so masking by multiplying with 0 or 1 is exact.
-template <bool Toroidal, bool Cone, bool Linear, class S, std::size_t D>
-struct lane_sums {
+// How the kernel finds a candidate's offset.
+enum class wrap_mode {
+    none,       // a box or an open world, or a block that does not wrap: x_j - p
+    per_shift,  // (x_j - p) + shift_j: for a candidate within the radius, the minimum image,
+                // by the very operation offset_component performs
+    per_lane    // the minimum image lane by lane (small tori, where one cell can be two images)
+};
+
+// Sums over a block of candidates, a pack of lanes at a time. Masks are bitwise: a
+// lane that does not count adds +0, which leaves every sum bit for bit as it was
+// (sums start at +0 and so are never -0). All inputs are finite here (checked when
+// the block was filled; lanes past its end hold finite leftovers, masked out).
+//
+// The boid itself is not told apart by its slot: it is the lane at distance 0, as a
+// boid on exactly the same spot would be. Lanes at distance 0 are left out of the
+// sums and counted (the boid itself included); more than one sends the caller to
+// the exact general path, which handles coincident boids.
+template <wrap_mode Wrap, bool Cone, bool Linear, class S, std::size_t D>
+void block_sums(const kernel_query<S, D>& q, const candidate_block<S, D>& block, neighborhood_sums<S, D>& out) noexcept {
     using P = pack<S>;
     using F = typename P::f;
-    F count = P::splat(S(0)), coincident = P::splat(S(0));
-    F offset[D], velocity[D], push[D];
-
-    lane_sums() noexcept {
-        for (std::size_t d = 0; d < D; ++d) offset[d] = velocity[d] = push[d] = P::splat(S(0));
+    using M = typename P::mask;
+    F p[D], size[D], half[D], neg_half[D], heading[D];
+    F count = P::splat(S(0)), at_zero = count, offset[D], velocity[D], push[D];
+    for (std::size_t d = 0; d < D; ++d) {
+        p[d] = P::splat(q.p[d]);
+        size[d] = P::splat(q.size[d]);
+        half[d] = P::splat(q.half[d]);
+        neg_half[d] = P::splat(-q.half[d]);
+        heading[d] = P::splat(q.heading[d]);
+        offset[d] = velocity[d] = push[d] = count;
     }
+    const F zero = P::splat(S(0)), one = P::splat(S(1)), minus_one = P::splat(S(-1));
+    const F r2 = P::splat(q.r2), sep_r2 = P::splat(q.sep_r2), sep_radius = P::splat(q.sep_radius);
+    const F cos2 = P::splat(q.cos_half * q.cos_half);
+    const bool cos_positive = q.cos_half >= S(0);
 
-    void scan(const kernel_query<S, D>& q, std::size_t s0, std::size_t s1) noexcept {
-        // Constants and sums live in locals while the loop runs: no store through
-        // `this` can then alias what the loop reads, and all of it fits in registers.
-        const S* pos[D];
-        const S* vel[D];
-        F p[D], size[D], half[D], neg_half[D], heading[D];
-        F l_count = count, l_coincident = coincident, l_offset[D], l_velocity[D], l_push[D];
+    auto lanes = [&](std::size_t t, M valid) {
+        F dx[D];
+        F d2 = zero;
         for (std::size_t d = 0; d < D; ++d) {
-            pos[d] = q.pos + d * q.n;
-            vel[d] = q.vel + d * q.n;
-            p[d] = P::splat(q.p[d]);
-            size[d] = P::splat(q.size[d]);
-            half[d] = P::splat(q.half[d]);
-            neg_half[d] = P::splat(-q.half[d]);
-            heading[d] = P::splat(q.heading[d]);
-            l_offset[d] = offset[d];
-            l_velocity[d] = velocity[d];
-            l_push[d] = push[d];
+            F x = P::load(block.pos[d] + t) - p[d];
+            if constexpr (Wrap == wrap_mode::per_shift) {
+                x = x + P::load(block.shift[d] + t);
+            } else if constexpr (Wrap == wrap_mode::per_lane) {
+                x = x - P::keep(x > half[d], size[d]);
+                x = x + P::keep(x < neg_half[d], size[d]);
+            }
+            dx[d] = x;
+            d2 = d2 + x * x;
         }
-        const F zero = P::splat(S(0)), one = P::splat(S(1)), minus_one = P::splat(S(-1));
-        const F r2 = P::splat(q.r2), sep_r2 = P::splat(q.sep_r2), sep_radius = P::splat(q.sep_radius);
-        const F cos2 = P::splat(q.cos_half * q.cos_half);
-        const bool cos_positive = q.cos_half >= S(0);
-        const F lane = P::iota();
-        const F end = P::splat(static_cast<S>(s1)), self = P::splat(static_cast<S>(q.self));
-        for (std::size_t t = s0; t < s1; t += P::lanes) {
-            const F index = lane + static_cast<S>(t);
-            F dx[D];
-            F d2 = zero;
-            for (std::size_t d = 0; d < D; ++d) {
-                F x = P::load(pos[d] + t) - p[d];
-                if constexpr (Toroidal) {
-                    x = x - size[d] * P::ones_where(x > half[d]);
-                    x = x + size[d] * P::ones_where(x < neg_half[d]);
-                }
-                dx[d] = x;
-                d2 = d2 + x * x;
-            }
-            F m = P::ones_where(index < end) * P::ones_where(index != self) * P::ones_where(d2 <= r2);
-            if constexpr (Cone) {  // dot >= cos * |x|, in squares (see cone_sees)
-                F dot = zero;
-                for (std::size_t d = 0; d < D; ++d) dot = dot + dx[d] * heading[d];
-                const F ahead = P::ones_where(dot >= zero);
-                const F lhs = dot * dot, rhs = cos2 * d2;
-                if (cos_positive) m = m * ahead * P::ones_where(lhs >= rhs);
-                else m = m * (one - (one - ahead) * P::ones_where(lhs > rhs));
-            }
-            const F apart = P::ones_where(d2 > zero);
-            const F ms = m * apart * P::ones_where(d2 < sep_r2);
-            const F safe = d2 * apart + (one - apart);
-            F w;
-            if constexpr (Linear) {
-                F dist = safe;
-                for (std::size_t k = 0; k < P::lanes; ++k) P::set(dist, k, std::sqrt(P::get(safe, k)));
-                w = (one - dist / sep_radius) / dist * minus_one;
-            } else {
-                w = minus_one / safe;
-            }
-            w = w * ms;
-            l_count = l_count + m;
-            l_coincident = l_coincident + m * (one - apart);
-            for (std::size_t d = 0; d < D; ++d) {
-                l_offset[d] = l_offset[d] + m * dx[d];
-                l_velocity[d] = l_velocity[d] + m * P::load(vel[d] + t);
-                l_push[d] = l_push[d] + w * dx[d];
-            }
+        M in = P::both(valid, d2 <= r2);
+        if constexpr (Cone) {  // dot >= cos * |x|, in squares (see cone_sees)
+            F dot = zero;
+            for (std::size_t d = 0; d < D; ++d) dot = dot + dx[d] * heading[d];
+            const M ahead = dot >= zero;
+            const F lhs = dot * dot, rhs = cos2 * d2;
+            if (cos_positive) in = P::both(in, P::both(ahead, lhs >= rhs));
+            else in = P::but_not(in, P::but_not(lhs > rhs, ahead));
         }
-        count = l_count;
-        coincident = l_coincident;
+        const M apart = d2 > zero;
+        const M m = P::both(in, apart);
+        const F safe = d2 + P::keep_unless(apart, one);  // d2 where apart, 1 at distance 0
+        F w;
+        if constexpr (Linear) {
+            F dist = safe;
+            for (std::size_t k = 0; k < P::lanes; ++k) P::set(dist, k, std::sqrt(P::get(safe, k)));
+            w = (one - dist / sep_radius) / dist * minus_one;
+        } else {
+            w = minus_one / safe;
+        }
+        w = P::keep(P::both(m, d2 < sep_r2), w);
+        count = count + P::keep(m, one);
+        at_zero = at_zero + P::keep(P::but_not(in, apart), one);
         for (std::size_t d = 0; d < D; ++d) {
-            offset[d] = l_offset[d];
-            velocity[d] = l_velocity[d];
-            push[d] = l_push[d];
+            offset[d] = offset[d] + P::keep(m, dx[d]);
+            velocity[d] = velocity[d] + P::keep(m, P::load(block.vel[d] + t));
+            push[d] = push[d] + w * dx[d];
         }
+    };
+    std::size_t t = 0;
+    for (; t + P::lanes <= block.size; t += P::lanes) lanes(t, P::all());
+    if (t < block.size) lanes(t, P::first(block.size - t));  // lanes past the end are read, not counted
+
+    out.count = static_cast<std::size_t>(P::sum(count));
+    const auto zeros = static_cast<std::size_t>(P::sum(at_zero));
+    out.coincident = zeros > 0 ? zeros - 1 : 0;  // less the boid itself
+    for (std::size_t d = 0; d < D; ++d) {
+        out.offset[d] = P::sum(offset[d]);
+        out.velocity[d] = P::sum(velocity[d]);
+        out.push[d] = P::sum(push[d]);
     }
+}
 
-    void reduce(neighborhood_sums<S, D>& out) const noexcept {
-        out.count = static_cast<std::size_t>(P::sum(count));
-        out.coincident = static_cast<std::size_t>(P::sum(coincident));
-        for (std::size_t d = 0; d < D; ++d) {
-            out.offset[d] = P::sum(offset[d]);
-            out.velocity[d] = P::sum(velocity[d]);
-            out.push[d] = P::sum(push[d]);
+// Fills `block` with the candidates of the boid in `slot` (and of every boid in its
+// cell): the grid's runs in their order, positions from `axes` and velocities from
+// `vels` (per axis, n apart, in slot order). False when they do not fit.
+template <class S, std::size_t D, class Grid>
+bool fill_block(const Grid& grid, const typename Grid::run_plan& plan, bool one_image, std::size_t slot,
+                const S* axes, const S* vels, std::size_t n, candidate_block<S, D>& block) noexcept {
+    block.size = 0;
+    block.shifted = false;
+    bool fits = true;
+    auto add = [&](std::size_t s0, std::size_t s1, const S* shift) {
+        const std::size_t m = s1 - s0;
+        if (!fits || m > block.capacity - block.size) {
+            fits = false;
+            return;
         }
-    }
-};
-
-template <bool Toroidal, bool Cone, bool Linear, class S, std::size_t D, class Grid>
-void gather_sums(const Grid& grid, const kernel_query<S, D>& q, const typename Grid::run_plan& plan,
-                 neighborhood_sums<S, D>& out) {
-    lane_sums<Toroidal, Cone, Linear, S, D> lanes;
-    grid.for_each_run(q.self, plan, [&](std::size_t s0, std::size_t s1) { lanes.scan(q, s0, s1); });
-    lanes.reduce(out);
+        // Whole packs: runs are short, and a call to memcpy per run and axis costs
+        // more than the copy. Lanes past the run's end are read (the grid's arrays
+        // are padded) and written past the block's end, then overwritten or masked.
+        using P = pack<S>;
+        for (std::size_t d = 0; d < D; ++d) {
+            const S sh = shift != nullptr ? shift[d] : S(0);
+            block.shifted = block.shifted || sh != S(0);
+            const typename P::f image = P::splat(sh);
+            const S* from_p = axes + d * n + s0;
+            const S* from_v = vels + d * n + s0;
+            S* to_p = block.pos[d] + block.size;
+            S* to_v = block.vel[d] + block.size;
+            S* to_s = block.shift[d] + block.size;
+            for (std::size_t k = 0; k < m; k += P::lanes) {
+                P::store(to_p + k, P::load(from_p + k));
+                P::store(to_v + k, P::load(from_v + k));
+                P::store(to_s + k, image);
+            }
+        }
+        block.size += m;
+    };
+    if (one_image) grid.for_each_run_with_image(slot, plan, add);
+    else grid.for_each_run(slot, plan, [&](std::size_t s0, std::size_t s1) { add(s0, s1, nullptr); });
+    return fits;
 }
 
 } // namespace detail

@@ -111,6 +111,11 @@ public:
 
     [[nodiscard]] std::size_t slot_of(std::size_t i) const noexcept { return slot_[i]; }
 
+    // One past the last slot of the cell that holds `slot`.
+    [[nodiscard]] std::size_t cell_end_of(std::size_t slot) const noexcept {
+        return bucket_start_[bucket_of(scell_[slot]) + 1];
+    }
+
     // How a query of a given radius walks the grid; the same for every boid, so a
     // step works it out once.
     struct run_plan {
@@ -133,6 +138,66 @@ public:
         }
         for_each_cell_in_box(scell_[slot], plan.reach,
                              [&](std::size_t s0, std::size_t s1, const cell_t*) { visit(s0, s1); });
+    }
+
+    // Whether for_each_run_with_image applies: a torus at least 2 reach + 1 cells
+    // across on every axis, so each cell of the block is reached once, through one image.
+    [[nodiscard]] bool runs_have_one_image(const run_plan& plan) const noexcept {
+        if (Hashed || world_.kind != edges::toroidal || plan.scan_all) return false;
+        for (std::size_t d = 0; d < dim; ++d)
+            if (n_[d] < 2 * plan.reach + 1) return false;
+        return true;
+    }
+    // The runs of for_each_run, in the same order, each with the shift (per axis:
+    // -size, 0 or +size) that takes its candidates to the image nearest the query:
+    // visit(s0, s1, shift). For a candidate within the radius, (x - p) + shift is
+    // the minimum-image offset, the very operation offset_component performs.
+    // Only when runs_have_one_image(plan).
+    template <class Visit>
+    void for_each_run_with_image(std::size_t slot, const run_plan& plan, Visit&& visit) const {
+        BOIDS_ASSERT(runs_have_one_image(plan), "grid: runs reach some cells through two images");
+        const cell_t& c = scell_[slot];
+        const std::int32_t r = plan.reach;
+        std::array<std::int32_t, dim> lo{}, hi{};
+        for (std::size_t d = 1; d < dim; ++d) {
+            lo[d] = -r;
+            hi[d] = r;
+        }
+        cell_t o{};
+        iterate_box(lo, hi, o, 0, [&](const cell_t& off) {
+            cell_t cell{};
+            scalar shift[dim] = {};
+            for (std::size_t d = 1; d < dim; ++d) {
+                std::int32_t j = c[d] + off[d];
+                if (j < 0) {  // the cell past the low edge: its boids sit a world size lower
+                    j += n_[d];
+                    shift[d] = -world_.size[d];
+                } else if (j >= n_[d]) {
+                    j -= n_[d];
+                    shift[d] = world_.size[d];
+                }
+                cell[d] = j;
+            }
+            std::int32_t x0 = c[0] - r, x1 = c[0] + r;
+            auto run = [&](std::int32_t a, std::int32_t b) {
+                cell[0] = a;
+                const std::size_t b0 = bucket_of(cell);
+                visit(bucket_start_[b0], bucket_start_[b0 + static_cast<std::size_t>(b - a) + 1],
+                      static_cast<const scalar*>(shift));
+            };
+            if (x0 < 0) {
+                shift[0] = -world_.size[0];
+                run(n_[0] + x0, n_[0] - 1);
+                shift[0] = scalar(0);
+                x0 = 0;
+            } else if (x1 >= n_[0]) {
+                shift[0] = world_.size[0];
+                run(0, x1 - n_[0]);
+                shift[0] = scalar(0);
+                x1 = n_[0] - 1;
+            }
+            run(x0, x1);
+        });
     }
 
     // Every other boid within `radius` of boid i and inside the cone, to `sink`.
