@@ -1,6 +1,8 @@
 // boids-bench: neighbour search and whole flock steps.
 //   neighbors/<metric|topological>/<2d|3d>/<all_pairs|grid>/N
+//   neighbors/<metric|topological>/<2d|3d>/grid_cell_order/N  (queries in the grid's cell order)
 //   step/<lesson|standard2d|standard3d>/<all_pairs|grid|auto>/N/threads:T
+//   step/standard2d_cone270/grid, step/standard<2d|3d>_topological7/grid
 // The standard scene: N boids uniform in a square of side sqrt(N) (density 1),
 // toroidal, view radius sqrt(15/pi) (about 15 neighbours), float, inverse-square
 // separation + alignment + cohesion, no cone, speed band, dt = 0.1. In 3D a cube of
@@ -11,6 +13,7 @@
 #endif
 #include "starlings.hpp"
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 #include <boids/boids.hpp>
@@ -83,6 +86,42 @@ void run_neighbors(benchmark::State& state, F& finder, bool topological) {
                                                        benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 
+// The same queries walked in the grid's cell order (uniform_grid::order()), as a
+// step does: neighbouring queries then share their cells in cache.
+template <class V>
+void bm_neighbors_by_cell(benchmark::State& state, bool topological) {
+    const auto n = static_cast<std::size_t>(state.range(0));
+    const auto cfg = standard_scene<V>(n);
+    std::vector<V> p, v;
+    scatter(n, cfg, p, v);
+    using S = boids::scalar_t<V>;
+    constexpr std::size_t D = boids::dimension_v<V>;
+    boids::uniform_grid<V> finder(cfg.world, cfg.view_radius);
+    std::vector<boids::neighbor<S, D>> buf(64);
+    double found = 0;
+    for (auto _ : state) {
+        finder.build(boids::span<const V>(p));
+        std::size_t total = 0;
+        if (topological) {  // the batch query: one block of candidates per cell
+            boids::k_nearest<S, D> sink(boids::span<boids::neighbor<S, D>>(buf), 7);
+            finder.nearest_in_slots(0, n, sink, std::numeric_limits<S>::infinity(),
+                                    [&](std::size_t, const boids::k_nearest<S, D>& found) { total += found.size(); });
+        } else {
+            for (std::size_t s = 0; s < n; ++s) {
+                boids::k_nearest<S, D> sink(boids::span<boids::neighbor<S, D>>(buf), 64);
+                finder.for_each_within(finder.order()[s], cfg.view_radius, sink);
+                total += sink.size();
+            }
+        }
+        found = double(total);
+        benchmark::DoNotOptimize(total);
+    }
+    state.SetComplexityN(state.range(0));
+    state.counters["neighbors_per_boid"] = found / double(n);
+    state.counters["ns_per_boid"] = benchmark::Counter(double(n) * 1e-9,
+                                                       benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
 template <class V>
 void bm_neighbors(benchmark::State& state, bool topological, finder_kind kind) {
     const auto n = static_cast<std::size_t>(state.range(0));
@@ -97,7 +136,7 @@ void bm_neighbors(benchmark::State& state, bool topological, finder_kind kind) {
 }
 
 template <class V>
-void bm_step(benchmark::State& state, finder_kind kind, bool lesson, double view_angle = 360) {
+void bm_step(benchmark::State& state, finder_kind kind, bool lesson, double view_angle = 360, bool topological = false) {
     const auto n = static_cast<std::size_t>(state.range(0));
     const auto threads = static_cast<std::size_t>(state.range(1));
     auto cfg = lesson ? boids::flock_config<V>{} : standard_scene<V>(n);
@@ -109,6 +148,10 @@ void bm_step(benchmark::State& state, finder_kind kind, bool lesson, double view
         }
     }
     cfg.view_angle = static_cast<boids::scalar_t<V>>(view_angle);
+    if (topological) {
+        cfg.neighbors = boids::neighborhood_kind::topological;
+        cfg.k = 7;
+    }
     std::vector<V> p, v;
     scatter(n, cfg, p, v);
     boids::flock_workspace<V> ws;
@@ -158,11 +201,29 @@ void register_all() {
                     if (k == grid_k || n <= 10000) b->Arg(n);
                 b->Complexity(k == all_pairs_k ? benchmark::oNSquared : benchmark::oN)->Unit(benchmark::kMicrosecond);
             }
+    for (bool topo : {false, true})
+        for (int d : {2, 3}) {
+            const std::string name = std::string("neighbors/") + (topo ? "topological" : "metric") + "/" +
+                                     (d == 2 ? "2d" : "3d") + "/grid_cell_order";
+            auto* b = d == 2 ? benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& s) { bm_neighbors_by_cell<f2>(s, topo); })
+                             : benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& s) { bm_neighbors_by_cell<f3>(s, topo); });
+            for (long n : {10000L, 100000L}) b->Arg(n);
+            b->Unit(benchmark::kMicrosecond);
+        }
     {
         auto* cone = benchmark::RegisterBenchmark("step/standard2d_cone270/grid",
                                                   [](benchmark::State& s) { bm_step<f2>(s, grid_k, false, 270); });
         for (long n : {10000L, 100000L}) cone->Args({n, 1});
         cone->ArgNames({"", "threads"})->Unit(benchmark::kMicrosecond);
+        // The same scene with the 7 nearest (within the view radius) as neighbours.
+        auto* topo2 = benchmark::RegisterBenchmark("step/standard2d_topological7/grid",
+                                                   [](benchmark::State& s) { bm_step<f2>(s, grid_k, false, 360, true); });
+        auto* topo3 = benchmark::RegisterBenchmark("step/standard3d_topological7/grid",
+                                                   [](benchmark::State& s) { bm_step<f3>(s, grid_k, false, 360, true); });
+        for (auto* b : {topo2, topo3}) {
+            for (long n : {10000L, 100000L}) b->Args({n, 1});
+            b->ArgNames({"", "threads"})->Unit(benchmark::kMicrosecond);
+        }
     }
     for (finder_kind k : {all_pairs_k, grid_k, auto_k}) {
         const std::string fk = k == all_pairs_k ? "all_pairs" : (k == grid_k ? "grid" : "auto");

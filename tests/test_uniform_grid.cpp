@@ -98,3 +98,51 @@ TEMPLATE_TEST_CASE("uniform_grid k nearest when boids stray outside a box world"
         }
     }
 }
+
+TEMPLATE_TEST_CASE("uniform_grid nearest_in_slots gives every slot what nearest_in_slot gives it", "[uniform_grid][property]",
+                   BOIDS_ALL_VEC_TYPES) {
+    // The batch shares one block of candidates per cell; the answer must not change,
+    // bit for bit: uniform tori (large, and 3 or 4 cells across), Gaussian clouds in
+    // open worlds, boids outside a box, twins on one spot, and k from 1 to 80.
+    using V = TestType;
+    using S = boids::scalar_t<V>;
+    constexpr std::size_t D = boids::dimension_v<V>;
+    const auto kind = GENERATE(boids::edges::open, boids::edges::toroidal, boids::edges::bounded);
+    const double side = GENERATE(9.0, 13.0, 40.0);
+    const double cell = GENERATE(1.0, 3.0);
+    const auto world = kind == boids::edges::open ? boids::world_for<V>{} : test::box<V>(kind, side, side, side);
+    boids::random_stream rng(static_cast<std::uint64_t>(side * 10 + cell));
+    std::vector<V> pos(D == 2 ? 800 : 1200);
+    for (std::size_t i = 0; i < pos.size(); ++i) {
+        if (kind == boids::edges::open) pos[i] = boids::generate<V>([&](std::size_t) { return S(side / 8 * rng.normal()); });
+        else if (kind == boids::edges::bounded) pos[i] = boids::generate<V>([&](std::size_t) { return S(rng.uniform(-2, side + 2)); });
+        else pos[i] = boids::generate<V>([&](std::size_t) { return S(rng.uniform(0, side)); });
+        if (i % 53 == 7) pos[i] = pos[i - 1];
+    }
+    boids::uniform_grid<V> grid(world, S(cell));
+    grid.build(boids::span<const V>(pos));
+    CAPTURE(static_cast<int>(kind), side, cell, D);
+    for (std::size_t k : {std::size_t(1), std::size_t(7), std::size_t(24), std::size_t(80)}) {
+        for (S max_radius : {std::numeric_limits<S>::infinity(), S(cell * 0.8), S(cell * 2.5)}) {
+            std::vector<boids::neighbor<S, D>> a(k), b(k);
+            boids::k_nearest<S, D> one(boids::span<boids::neighbor<S, D>>(a), k);
+            boids::k_nearest<S, D> batch(boids::span<boids::neighbor<S, D>>(b), k);
+            std::size_t visited = 0, in_order = 0, differ = 0, first_differ = pos.size();
+            grid.nearest_in_slots(0, pos.size(), batch, max_radius, [&](std::size_t s, const boids::k_nearest<S, D>& got) {
+                in_order += s == visited ? 1 : 0;  // every slot, in order
+                ++visited;
+                grid.nearest_in_slot(s, one, max_radius);
+                bool same = got.size() == one.size();
+                for (std::size_t j = 0; same && j < got.size(); ++j)
+                    same = got[j].index == one[j].index &&
+                           std::memcmp(&got[j].distance_squared, &one[j].distance_squared, sizeof(S)) == 0 &&
+                           std::memcmp(got[j].offset.data(), one[j].offset.data(), sizeof(S) * D) == 0;
+                if (!same && differ++ == 0) first_differ = s;
+            });
+            CAPTURE(k, max_radius, first_differ);
+            REQUIRE(in_order == pos.size());
+            REQUIRE(differ == 0);
+            REQUIRE(visited == pos.size());
+        }
+    }
+}

@@ -163,6 +163,21 @@ template <class V>
     return flock_acceleration_from_sums(p, v, nbrs.size(), push, coincident, any_coincident, offsets, vels, cfg);
 }
 
+namespace detail {
+// The first `count` neighbours in `buffer`, less those whose velocity is not finite
+// (not seen; positions were checked by the finder), in the configured order.
+template <class V>
+[[nodiscard]] neighborhood<V> seen_neighbors(span<neighbor<scalar_t<V>, dimension_v<V>>> buffer, std::size_t count,
+                                             span<const V> velocities, const flock_config<V>& cfg) {
+    std::size_t kept = 0;
+    for (std::size_t k = 0; k < count; ++k)
+        if (boids::is_finite(velocities[buffer[k].index])) buffer[kept++] = buffer[k];
+    if (cfg.order == neighbor_order::by_index)
+        std::sort(buffer.begin(), buffer.begin() + kept, [](const auto& a, const auto& b) { return a.index < b.index; });
+    return {buffer.data(), kept};
+}
+} // namespace detail
+
 // Finds boid i's neighbours with `finder` into `buffer` (capacity >= 1) and
 // returns them sorted by index.
 template <class V, class Finder>
@@ -187,13 +202,7 @@ template <class V, class Finder>
             count = keep.size();
         }
     }
-    // A boid whose velocity is not finite is not seen (its position was checked by the finder).
-    std::size_t kept = 0;
-    for (std::size_t k = 0; k < count; ++k)
-        if (boids::is_finite(velocities[buffer[k].index])) buffer[kept++] = buffer[k];
-    if (cfg.order == neighbor_order::by_index)
-        std::sort(buffer.begin(), buffer.begin() + kept, [](const auto& a, const auto& b) { return a.index < b.index; });
-    return {buffer.data(), kept};
+    return detail::seen_neighbors(buffer, count, velocities, cfg);
 }
 
 namespace detail {
@@ -322,19 +331,35 @@ void flock_step(span<V> positions, span<V> velocities, const flock_config<V>& cf
         b = n * t / tasks;
         e = n * (t + 1) / tasks;
     };
-    bool looked = false;  // and then the accelerations are in the grid's slot order
+    bool looked = false;  // by the fused metric kernel
     if constexpr (detail::has_contiguous_runs<std::remove_cv_t<Finder>>::value) {
         if (cfg.neighbors == neighborhood_kind::metric && cfg.order == neighbor_order::finder)
             looked = detail::fused_metric_accelerations(pos, vel, cfg, finder, ws, tasks, executor);
     }
+    // Otherwise boid by boid; over a dense grid in its cell order (slots), where
+    // consecutive queries share cells in cache. The order of the loop changes no result.
+    constexpr bool in_slots = detail::has_contiguous_runs<std::remove_cv_t<Finder>>::value;
     if (!looked) executor(tasks, [&](std::size_t t) {  // look
         std::size_t b, e;
         range(t, b, e);
         span<neighbor<scalar_t<V>, dimension_v<V>>> buf(ws.neighbors.data() + t * ws.capacity, ws.capacity);
-        for (std::size_t i = b; i < e; ++i)
-            ws.accelerations[i] = flock_acceleration(i, pos, vel, find_neighbors(i, finder, vel, cfg, buf), cfg);
+        if constexpr (in_slots) {
+            if (cfg.neighbors == neighborhood_kind::topological) {  // the grid's batch: a block of candidates per cell
+                k_nearest<scalar_t<V>, dimension_v<V>> knn(buf, std::min(cfg.k, buf.size()));
+                finder.nearest_in_slots(b, e, knn, cfg.view_radius, [&](std::size_t s, const auto& found) {
+                    const std::size_t i = finder.order()[s];
+                    ws.accelerations[s] = flock_acceleration(i, pos, vel, detail::seen_neighbors(buf, found.size(), vel, cfg), cfg);
+                });
+                return;
+            }
+        }
+        for (std::size_t k = b; k < e; ++k) {
+            std::size_t i = k;
+            if constexpr (in_slots) i = finder.order()[k];
+            ws.accelerations[k] = flock_acceleration(i, pos, vel, find_neighbors(i, finder, vel, cfg, buf), cfg);
+        }
     });
-    const bool by_slot = looked;
+    const bool by_slot = looked || in_slots;
     executor(tasks, [&](std::size_t t) {  // then move
         std::size_t b, e;
         range(t, b, e);

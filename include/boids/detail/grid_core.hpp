@@ -247,6 +247,110 @@ public:
         nearest_by_rings(order_[s], out, max_radius);
     }
 
+    // The k nearest (k = out.capacity(), within max_radius) of the boid in every slot
+    // of [b, e), exactly as nearest_in_slot finds them: out is filled, then
+    // visit(s, out) is called, slot by slot. The boids of one cell share one block
+    // of candidates (the block of cells around theirs, copied once), which each
+    // scans in a single loop: the fast way to ask for every boid's neighbours.
+    template <class Visit>
+    void nearest_in_slots(std::size_t b, std::size_t e, k_nearest<scalar, dim>& out, scalar max_radius,
+                          Visit&& visit) const {
+        BOIDS_ASSERT(b <= e && e <= order_.size(), "grid: slot range out of range");
+        const std::size_t k = out.capacity();
+        const run_plan plan{1, false};
+        const bool torus = world_.kind == edges::toroidal;
+        bool blocks = !Hashed && near_ready_ && k > 0 && k <= max_nearest_k && !too_many_cells(1);
+        if constexpr (!Hashed) blocks = blocks && (!torus || runs_have_one_image(plan));
+        auto one = [&](std::size_t s) {
+            nearest_in_slot(s, out, max_radius);
+            visit(s, static_cast<const k_nearest<scalar, dim>&>(out));
+        };
+        if (!blocks) {
+            for (std::size_t s = b; s < e; ++s) one(s);
+            return;
+        }
+        if constexpr (!Hashed) {
+            using P = pack<scalar>;
+            constexpr std::size_t cap = block_size;
+            constexpr std::size_t room = cap + 2 * P::lanes;
+            scalar bx[dim][room];      // the block: positions, per axis
+            scalar bshift[dim][room];  // and each candidate's torus image
+            std::uint32_t bslot[room];
+            scalar d2[room];
+            std::uint32_t slot[room];
+            const std::size_t n = order_.size();
+            const scalar r2 = max_radius * max_radius;
+            for (std::size_t s = b; s < e;) {
+                const std::size_t cell_end = std::min(cell_end_of(s), e);
+                const std::size_t cell_begin = bucket_start_[bucket_of(scell_[s])];
+                std::size_t size = 0, self_base = 0;
+                bool fits = true;
+                auto add = [&](std::size_t r0, std::size_t r1, const scalar* shift) {
+                    if (!fits || r1 - r0 > cap - size) {
+                        fits = false;
+                        return;
+                    }
+                    if (cell_begin >= r0 && cell_begin < r1) self_base = size + (cell_begin - r0);
+                    for (std::size_t d = 0; d < dim; ++d) {
+                        const scalar sh = shift != nullptr ? shift[d] : scalar(0);
+                        for (std::size_t j = r0; j < r1; ++j) {
+                            bx[d][size + j - r0] = spos_[d * n + j];
+                            bshift[d][size + j - r0] = sh;
+                        }
+                    }
+                    for (std::size_t j = r0; j < r1; ++j) bslot[size + j - r0] = static_cast<std::uint32_t>(j);
+                    size += r1 - r0;
+                };
+                if (torus) for_each_run_with_image(s, plan, add);
+                else for_each_run(s, plan, [&](std::size_t r0, std::size_t r1) { add(r0, r1, nullptr); });
+                if (!fits) {
+                    for (; s < cell_end; ++s) one(s);
+                    continue;
+                }
+                for (std::size_t j = size; j < size + P::lanes; ++j) {  // finite lanes past the end
+                    for (std::size_t d = 0; d < dim; ++d) bx[d][j] = bshift[d][j] = scalar(0);
+                }
+                const scalar guess = guess_radius_squared(scell_[s], size, k);
+                for (; s < cell_end; ++s) {
+                    std::array<scalar, dim> p{};
+                    bool finite = true;
+                    for (std::size_t d = 0; d < dim; ++d) {
+                        p[d] = spos_[d * n + s];
+                        finite = finite && std::isfinite(p[d]);
+                    }
+                    scalar t2 = std::min(guess > scalar(0) ? guess : w_[0] * w_[0], r2);
+                    const scalar t = std::sqrt(t2);
+                    for (std::size_t d = 0; d < dim; ++d) finite = finite && std::ceil((t + slack(t)) / w_[d]) <= scalar(1);
+                    if (!finite) {  // not finite, or a ball wider than the block
+                        one(s);
+                        continue;
+                    }
+                    typename P::f q[dim];
+                    for (std::size_t d = 0; d < dim; ++d) q[d] = P::splat(p[d]);
+                    for (std::size_t j = 0; j < size; j += P::lanes) {
+                        typename P::f sum = P::splat(scalar(0));
+                        for (std::size_t d = 0; d < dim; ++d) {
+                            // (x - p) + shift: within the block's reach, the minimum image
+                            // exactly as append_distances computes it
+                            typename P::f x = P::load(bx[d] + j) - q[d];
+                            if (torus) x = x + P::load(bshift[d] + j);
+                            sum = sum + x * x;
+                        }
+                        P::store(d2 + j, sum);
+                    }
+                    d2[self_base + (s - cell_begin)] = std::numeric_limits<scalar>::infinity();
+                    const std::size_t within = count_within(d2, size, t2);
+                    out.clear();
+                    if ((within < k && t2 < r2) || !select_nearest(p, d2, bslot, slot, size, t2, within, out)) {
+                        one(s);
+                        continue;
+                    }
+                    visit(s, static_cast<const k_nearest<scalar, dim>&>(out));
+                }
+            }
+        }
+    }
+
 private:
     // --- k nearest: a radius guessed from the local density, then selection ---
     //
@@ -259,6 +363,7 @@ private:
     static constexpr std::size_t max_nearest_k = 64;
     static constexpr std::size_t scratch_size = 1024;
     static constexpr std::int32_t max_nearest_reach = 16;
+    static constexpr std::size_t block_size = 512;  // candidates in nearest_in_slots' block
 
     // Whether the by-distance query can run on this build: dense, indices that fit
     // 32 bits, and in a toroidal world every point inside the box (the branch-free
@@ -468,6 +573,23 @@ private:
         return total;
     }
 
+    // A radius that should hold about 1.6 k boids, from the density of the block of
+    // cells around c (block_count boids in it, the query included).
+    [[nodiscard]] scalar guess_radius_squared(const cell_t& c, std::size_t block_count, std::size_t k) const noexcept {
+        std::size_t block_cells = 1;
+        std::array<std::int32_t, dim> lo{}, hi{};
+        clipped_offsets(c, 1, lo, hi);
+        for (std::size_t d = 0; d < dim; ++d) block_cells *= static_cast<std::size_t>(hi[d] - lo[d] + 1);
+        double cell_volume = 1;
+        for (std::size_t d = 0; d < dim; ++d) cell_volume *= static_cast<double>(w_[d]);
+        const double density = static_cast<double>(std::max<std::size_t>(block_count, 2) - 1) /
+                               (static_cast<double>(block_cells) * cell_volume);
+        const double ball = dim == 2 ? 3.14159265358979323846 : 4.18879020478639098;  // pi, 4 pi / 3
+        const double volume = 1.6 * static_cast<double>(k) / (density * ball);  // of the ball to scan
+        const double guess2 = dim == 2 ? volume : std::cbrt(volume) * std::cbrt(volume);
+        return static_cast<scalar>(std::min(guess2, static_cast<double>(std::numeric_limits<scalar>::max())));
+    }
+
     // Returns false, having reported nothing, when this query needs the ring walk.
     bool nearest_by_distance(std::size_t si, k_nearest<scalar, dim>& out, scalar max_radius, scalar hint) const {
         const std::size_t k = out.capacity();
@@ -482,20 +604,9 @@ private:
         const scalar r2 = max_radius * max_radius;
         scalar t2 = hint * hint;
         if (!(hint > scalar(0) && t2 > scalar(0) && t2 <= std::numeric_limits<scalar>::max())) {
-            // The density of the block of cells around the query, from run lengths alone.
-            std::size_t block_count = 0, block_cells = 1;
-            std::array<std::int32_t, dim> lo{}, hi{};
-            clipped_offsets(c, 1, lo, hi);
-            for (std::size_t d = 0; d < dim; ++d) block_cells *= static_cast<std::size_t>(hi[d] - lo[d] + 1);
+            std::size_t block_count = 0;
             for_each_cell_in_box(c, 1, [&](std::size_t s0, std::size_t s1, const cell_t*) { block_count += s1 - s0; });
-            double cell_volume = 1;
-            for (std::size_t d = 0; d < dim; ++d) cell_volume *= static_cast<double>(w_[d]);
-            const double density = static_cast<double>(std::max<std::size_t>(block_count, 2) - 1) /
-                                   (static_cast<double>(block_cells) * cell_volume);
-            const double ball = dim == 2 ? 3.14159265358979323846 : 4.18879020478639098;  // pi, 4 pi / 3
-            const double volume = 1.6 * static_cast<double>(k) / (density * ball);  // of the ball to scan
-            const double guess2 = dim == 2 ? volume : std::cbrt(volume) * std::cbrt(volume);
-            t2 = static_cast<scalar>(std::min(guess2, static_cast<double>(std::numeric_limits<scalar>::max())));
+            t2 = guess_radius_squared(c, block_count, k);
         }
         if (!(t2 > scalar(0))) t2 = w_[0] * w_[0];
         t2 = std::min(t2, r2);
@@ -518,6 +629,19 @@ private:
             if (within >= k || !(t2 < r2)) break;
             t2 = std::min(t2 * scalar(2.5), r2);  // too few: a ball about 1.6 times wider
         }
+        return select_nearest(p, d2, slot, slot, count, t2, within, out);
+    }
+
+    // The k nearest (k = out.capacity()) among `count` candidates: squared distances
+    // in d2 (room for two packs more), slots in from_slot; `within` of them lie within
+    // t2, and there are at least k or t2 is the caller's limit. Ranked by (distance,
+    // index). False (nothing reported) when too many share one distance for this.
+    // d2 and slot are compacted in place (slot may be from_slot).
+    bool select_nearest(const std::array<scalar, dim>& p, scalar* d2, const std::uint32_t* from_slot,
+                        std::uint32_t* slot, std::size_t count, scalar t2, std::size_t within,
+                        k_nearest<scalar, dim>& out) const {
+        const std::size_t k = out.capacity();
+        const std::size_t n = order_.size();
         // Too many to rank cheaply: shrink the radius while it keeps k.
         for (int tries = 0; tries < 4 && within > 2 * k + 8; ++tries) {
             const scalar smaller = t2 * static_cast<scalar>(std::pow(1.2 * static_cast<double>(k) / static_cast<double>(within), 2.0 / static_cast<double>(dim)));
@@ -532,19 +656,18 @@ private:
         std::size_t kept = 0;
         for (std::size_t j = 0; j < count; ++j) {
             d2[kept] = d2[j];
-            slot[kept] = slot[j];
+            slot[kept] = from_slot[j];
             kept += d2[j] <= t2 ? 1 : 0;
         }
         const std::size_t take = std::min(k, kept);
-        std::array<std::uint32_t, max_nearest_k> pick;
+        std::array<std::uint32_t, max_nearest_k + 1> pick;  // the last entry takes the ranks past k
         pick.fill(std::numeric_limits<std::uint32_t>::max());
         std::size_t placed = 0;
         for (std::size_t t = kept; t < kept + 2 * pack<scalar>::lanes; ++t) d2[t] = std::numeric_limits<scalar>::infinity();
-        rank_below(d2, kept, [&](std::size_t a, std::size_t below) {
-            if (below < take) {
-                pick[below] = static_cast<std::uint32_t>(a);
-                ++placed;
-            }
+        rank_below(d2, kept, [&](std::size_t a, std::size_t below) {  // without a branch to mispredict
+            const bool in = below < take;
+            pick[in ? below : max_nearest_k] = static_cast<std::uint32_t>(a);
+            placed += in ? 1 : 0;
         });
         bool ranks_clean = placed == take;
         for (std::size_t q = 0; q < take; ++q) ranks_clean = ranks_clean && pick[q] != std::numeric_limits<std::uint32_t>::max();
@@ -556,10 +679,20 @@ private:
                 if (below < take) pick[below] = static_cast<std::uint32_t>(a);
             }
         }
+        const bool torus = world_.kind == edges::toroidal;
         for (std::size_t q = 0; q < take; ++q) {
             const std::size_t s = slot[pick[q]];
             neighbor_type nb{order_[s], d2[pick[q]], {}};
-            for (std::size_t d = 0; d < dim; ++d) nb.offset[d] = world_.offset_component(p[d], spos_[d * n + s], d);
+            for (std::size_t d = 0; d < dim; ++d) {
+                // offset_component's arithmetic, for points inside the box (near_ready_)
+                scalar x = spos_[d * n + s] - p[d];
+                if (torus) {
+                    const scalar w = world_.size[d], half = w * scalar(0.5);
+                    if (x > half) x -= w;
+                    else if (x < -half) x += w;
+                }
+                nb.offset[d] = x;
+            }
             out(nb);
         }
         return true;
