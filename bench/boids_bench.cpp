@@ -156,6 +156,7 @@ void bm_step(benchmark::State& state, finder_kind kind, bool lesson, double view
     scatter(n, cfg, p, v);
     boids::flock_workspace<V> ws;
     const auto p0 = p, v0 = v;
+    boids::thread_pool pool(threads);  // as an engine would: threads kept from step to step
     auto go = [&](auto& finder) {
         std::size_t since_reset = 0;
         for (auto _ : state) {
@@ -168,8 +169,7 @@ void bm_step(benchmark::State& state, finder_kind kind, bool lesson, double view
                 since_reset = 0;
                 state.ResumeTiming();
             }
-            boids::flock_step(boids::span<V>(p), boids::span<V>(v), cfg, finder, ws, boids::scalar_t<V>(dt),
-                              boids::thread_count{threads});
+            boids::flock_step(boids::span<V>(p), boids::span<V>(v), cfg, finder, ws, boids::scalar_t<V>(dt), pool);
         }
     };
     if (kind == all_pairs_k) {
@@ -214,7 +214,7 @@ void register_all() {
         auto* cone = benchmark::RegisterBenchmark("step/standard2d_cone270/grid",
                                                   [](benchmark::State& s) { bm_step<f2>(s, grid_k, false, 270); });
         for (long n : {10000L, 100000L}) cone->Args({n, 1});
-        cone->ArgNames({"", "threads"})->Unit(benchmark::kMicrosecond);
+        cone->ArgNames({"", "threads"})->Unit(benchmark::kMicrosecond)->UseRealTime();
         // The same scene with the 7 nearest (within the view radius) as neighbours.
         auto* topo2 = benchmark::RegisterBenchmark("step/standard2d_topological7/grid",
                                                    [](benchmark::State& s) { bm_step<f2>(s, grid_k, false, 360, true); });
@@ -222,7 +222,7 @@ void register_all() {
                                                    [](benchmark::State& s) { bm_step<f3>(s, grid_k, false, 360, true); });
         for (auto* b : {topo2, topo3}) {
             for (long n : {10000L, 100000L}) b->Args({n, 1});
-            b->ArgNames({"", "threads"})->Unit(benchmark::kMicrosecond);
+            b->ArgNames({"", "threads"})->Unit(benchmark::kMicrosecond)->UseRealTime();
         }
     }
     for (finder_kind k : {all_pairs_k, grid_k, auto_k}) {
@@ -230,7 +230,7 @@ void register_all() {
         auto* lesson = benchmark::RegisterBenchmark(("step/lesson/" + fk).c_str(),
                                                     [=](benchmark::State& s) { bm_step<lab::vec2>(s, k, true); });
         for (long n : {30, 60, 100, 200, 300, 500}) lesson->Args({n, 1});
-        lesson->Unit(benchmark::kMicrosecond);
+        lesson->Unit(benchmark::kMicrosecond)->UseRealTime();
         if (k == auto_k) continue;
         for (int d : {2, 3}) {
             const std::string name = std::string("step/standard") + (d == 2 ? "2d" : "3d") + "/" + fk;
@@ -239,7 +239,7 @@ void register_all() {
             for (long n : {100L, 500L, 10000L, 100000L, 1000000L})
                 for (long t : {1L, 2L})
                     if ((k == grid_k || n <= 10000) && (t == 1 || n >= 10000)) b->Args({n, t});
-            b->ArgNames({"", "threads"})->Unit(benchmark::kMicrosecond);
+            b->ArgNames({"", "threads"})->Unit(benchmark::kMicrosecond)->UseRealTime();
         }
     }
 }
@@ -264,7 +264,8 @@ void bm_starling_step(benchmark::State& state) {
     std::vector<lab::fvec3> p, v;
     boids::starling::flock<lab::fvec3> f;
     starling_cloud_after(n, 1.0, p, v, f, every);  // a second of flight: the grid's cells have adapted
-    for (auto _ : state) f.step(boids::span<lab::fvec3>(p), boids::span<lab::fvec3>(v), boids::thread_count{threads});
+    boids::thread_pool pool(threads);
+    for (auto _ : state) f.step(boids::span<lab::fvec3>(p), boids::span<lab::fvec3>(v), pool);
     state.counters["ns_per_bird"] = benchmark::Counter(double(n) * 1e-9, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 
@@ -304,7 +305,7 @@ void register_starlings() {
     auto* s = benchmark::RegisterBenchmark("starlings/step", bm_starling_step);
     for (long n : {3000L, 10000L, 100000L}) s->Args({n, 1, 1});
     s->Args({100000, 2, 2});  // the source's mode for 100,000 birds, perception every 2 steps, on 2 cores
-    s->ArgNames({"", "threads", "every"})->Unit(benchmark::kMillisecond);
+    s->ArgNames({"", "threads", "every"})->Unit(benchmark::kMillisecond)->UseRealTime();
 #if __has_include(<nanoflann.hpp>)
     auto* k = benchmark::RegisterBenchmark("starlings/nanoflann_build_and_24_nearest", bm_nanoflann_perception);
     for (long n : {3000L, 10000L, 100000L}) k->Arg(n);

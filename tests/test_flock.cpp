@@ -1,4 +1,5 @@
 // Tests of boids/flock.hpp: the step's contract.
+#include <atomic>
 #include "test_support.hpp"
 #include <cstring>
 #include <limits>
@@ -73,6 +74,45 @@ TEST_CASE("the threaded step equals the one-thread step bit for bit", "[flock][t
     CHECK(same_bits(one, run(2)));
     CHECK(same_bits(one, run(3)));
     CHECK(same_bits(one, run(8)));
+}
+
+TEST_CASE("a step on a thread_pool equals the sequential step bit for bit, grid built in parallel too", "[flock][threads]") {
+    // 10,000 boids: above the size where the grid's build is split into tasks.
+    auto cfg = cube_config(30);
+    SECTION("metric, through the grid's vectorised kernel") { cfg.neighbors = boids::neighborhood_kind::metric; }
+    SECTION("topological, through the grid's batch query") {}
+    std::vector<lab::vec3> p0, v0;
+    boids::lesson::scatter(4, cfg, p0, v0, 10000);
+    auto run = [&](auto&& executor) {
+        auto p = p0, v = v0;
+        boids::uniform_grid<lab::vec3> grid(cfg.world, cfg.view_radius);
+        boids::flock_workspace<lab::vec3> ws;
+        for (int s = 0; s < 4; ++s)
+            boids::flock_step(boids::span<lab::vec3>(p), boids::span<lab::vec3>(v), cfg, grid, ws, 0.1, executor);
+        return std::make_pair(p, v);
+    };
+    const auto one = run(boids::sequential{});
+    boids::thread_pool two(2), three(3);
+    const auto a = run(two), b = run(three), c = run(boids::thread_count{2});
+    CHECK(same_bits(one.first, a.first));
+    CHECK(same_bits(one.second, a.second));
+    CHECK(same_bits(one.first, b.first));
+    CHECK(same_bits(one.first, c.first));
+    CHECK_FALSE(same_bits(one.first, p0));  // they moved
+}
+
+TEST_CASE("thread_pool runs every task once per call, call after call", "[threads]") {
+    boids::thread_pool pool(3);
+    CHECK(pool.concurrency() == 3);
+    std::vector<std::atomic<int>> hits(37);
+    for (int call = 0; call < 200; ++call) pool(hits.size(), [&](std::size_t t) { hits[t].fetch_add(1); });
+    std::size_t exact = 0;
+    for (auto& h : hits) exact += h.load() == 200 ? std::size_t(1) : std::size_t(0);
+    CHECK(exact == hits.size());
+    int zero_or_one = 0;
+    pool(0, [&](std::size_t) { ++zero_or_one; });
+    pool(1, [&](std::size_t) { ++zero_or_one; });
+    CHECK(zero_or_one == 1);
 }
 
 TEST_CASE("a NaN boid is not seen and does not spread", "[flock][finite]") {

@@ -1,6 +1,8 @@
 // Tests of boids/neighbors/uniform_grid.hpp: the same neighbours as all_pairs, for
 // every kind of world, in 2D and 3D, metric (with and without the cone) and topological.
 #include "neighbor_check.hpp"
+#include <cstring>
+#include <boids/executor.hpp>
 #include <boids/neighbors/uniform_grid.hpp>
 
 TEMPLATE_TEST_CASE("uniform_grid agrees with all_pairs on random flocks", "[uniform_grid][property]",
@@ -144,5 +146,33 @@ TEMPLATE_TEST_CASE("uniform_grid nearest_in_slots gives every slot what nearest_
             REQUIRE(differ == 0);
             REQUIRE(visited == pos.size());
         }
+    }
+}
+
+TEMPLATE_TEST_CASE("uniform_grid built by several tasks equals the sequential build", "[uniform_grid][threads]",
+                   BOIDS_VEC2_TYPES, BOIDS_VEC3_TYPES) {
+    using V = TestType;
+    using S = boids::scalar_t<V>;
+    const auto kind = GENERATE(boids::edges::toroidal, boids::edges::bounded, boids::edges::open);
+    const auto world = kind == boids::edges::open ? boids::world_for<V>{} : test::box<V>(kind, 60, 60, 60);
+    boids::random_stream rng(3);
+    std::vector<V> pos(20000);
+    for (std::size_t i = 0; i < pos.size(); ++i) {
+        pos[i] = boids::generate<V>([&](std::size_t) { return S(rng.uniform(-5, 65)); });
+        if (i % 101 == 3) pos[i] = pos[i - 1];
+    }
+    boids::uniform_grid<V> one(world, S(2)), many(world, S(2));
+    one.build(boids::span<const V>(pos));
+    for (std::size_t tasks : {std::size_t(2), std::size_t(3), std::size_t(8)}) {
+        CAPTURE(static_cast<int>(kind), tasks);
+        many.build(boids::span<const V>(pos), boids::thread_count{2}, tasks);
+        REQUIRE(many.size() == one.size());
+        REQUIRE(std::equal(one.order().begin(), one.order().end(), many.order().begin()));
+        for (std::size_t d = 0; d < boids::dimension_v<V>; ++d)
+            REQUIRE(std::memcmp(one.sorted_axis(d).data(), many.sorted_axis(d).data(), sizeof(S) * pos.size()) == 0);
+        std::size_t same_cells = 0;
+        for (std::size_t s = 0; s < pos.size(); ++s) same_cells += one.cell_end_of(s) == many.cell_end_of(s) ? std::size_t(1) : std::size_t(0);
+        REQUIRE(same_cells == pos.size());
+        REQUIRE(test::knn_list<V>(many, 17, 7, S(3)) == test::knn_list<V>(one, 17, 7, S(3)));
     }
 }

@@ -39,9 +39,9 @@ inline std::vector<row> to_rows(const flock_state& s) {
 inline void run_flock(const flock_options& o, flock_state& s) {
     boids::flock_workspace<vec2> ws;
     boids::span<vec2> p(s.positions), v(s.velocities);
+    boids::thread_pool threads(static_cast<std::size_t>(o.threads));  // kept for the whole run
     auto go = [&](auto& finder) {
-        for (unsigned long long i = 0; i < o.steps; ++i)
-            boids::flock_step(p, v, o.cfg, finder, ws, o.dt, boids::thread_count{static_cast<std::size_t>(o.threads)});
+        for (unsigned long long i = 0; i < o.steps; ++i) boids::flock_step(p, v, o.cfg, finder, ws, o.dt, threads);
     };
     if (o.finder == "all-pairs") {
         boids::all_pairs<vec2> f(o.cfg.world);

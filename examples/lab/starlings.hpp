@@ -147,7 +147,7 @@ inline starling_stats run_starlings(const starling_options& o, boids::starling::
     const auto steps = static_cast<std::size_t>(std::llround(o.seconds / static_cast<double>(o.model.dt)));
     starling_stats stats;
     double wall = 0;
-    const boids::thread_count threads{static_cast<std::size_t>(o.threads)};
+    boids::thread_pool threads(static_cast<std::size_t>(o.threads));  // kept for the whole run
     for (std::size_t s = 0; s < steps; ++s) {
         const auto t0 = std::chrono::steady_clock::now();
         f.step(boids::span<fvec3>(p), boids::span<fvec3>(v), threads);

@@ -325,7 +325,10 @@ void flock_step(span<V> positions, span<V> velocities, const flock_config<V>& cf
     ws.prepare(n, tasks, per_boid);
     const span<const V> pos(positions.data(), n);
     const span<const V> vel(velocities.data(), n);
-    finder.build(pos);
+    if constexpr (detail::has_contiguous_runs<std::remove_cv_t<Finder>>::value)
+        finder.build(pos, executor, detail::concurrency_of(executor));  // a dense grid: built in parallel
+    else
+        finder.build(pos);
 
     auto range = [n, tasks](std::size_t t, std::size_t& b, std::size_t& e) {
         b = n * t / tasks;

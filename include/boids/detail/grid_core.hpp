@@ -109,6 +109,74 @@ public:
         prepare_nearest();
     }
 
+    // The same index, built by `tasks` tasks of `executor` (see executor.hpp): each
+    // sorts a contiguous range of boids into its own counts, and slots within a cell
+    // go task by task, so the result is the sequential build's, bit for bit.
+    template <class Executor>
+    void build(span<const V> positions, Executor&& executor, std::size_t tasks) {
+        const std::size_t n = positions.size();
+        if (Hashed || tasks <= 1 || n < 8192) {  // below this, starting tasks costs more than it saves
+            build(positions);
+            return;
+        }
+        layout(positions);
+        const std::size_t nb = buckets_for(n);
+        pcell_.resize(n);
+        pbucket_.resize(n);
+        order_.resize(n);
+        slot_.resize(n);
+        scell_.resize(n);
+        if (spos_.size() != n * dim + padding) spos_.assign(n * dim + padding, scalar(0));  // every slot is written below
+        task_counts_.assign(tasks * nb, 0);
+        task_max_abs_.assign(tasks, scalar(0));
+        const bool torus = world_.kind == edges::toroidal;
+        executor(tasks, [&](std::size_t t) {  // cells, and counts per task
+            const std::size_t b = n * t / tasks, e = n * (t + 1) / tasks;
+            std::size_t* counts = task_counts_.data() + t * nb;
+            scalar max_abs = scalar(0);
+            for (std::size_t i = b; i < e; ++i) {
+                cell_t c{};
+                for (std::size_t d = 0; d < dim; ++d) {
+                    const scalar x = boids::get(positions[i], d);
+                    c[d] = cell_coord(x, d);
+                    if (!torus && std::fabs(x) <= std::numeric_limits<scalar>::max()) max_abs = std::max(max_abs, std::fabs(x));
+                }
+                pcell_[i] = c;
+                pbucket_[i] = bucket_of(c);
+                ++counts[pbucket_[i]];
+            }
+            task_max_abs_[t] = max_abs;
+        });
+        max_abs_ = scalar(0);
+        if (torus)
+            for (std::size_t d = 0; d < dim; ++d) max_abs_ = std::max(max_abs_, world_.size[d]);
+        for (std::size_t t = 0; t < tasks; ++t) max_abs_ = std::max(max_abs_, task_max_abs_[t]);
+        // Each cell's slots: task 0's boids, then task 1's, ... (so by index, as sequentially).
+        bucket_start_.resize(nb + 1);
+        std::size_t next = 0;
+        for (std::size_t b = 0; b < nb; ++b) {
+            bucket_start_[b] = next;
+            for (std::size_t t = 0; t < tasks; ++t) {
+                const std::size_t c = task_counts_[t * nb + b];
+                task_counts_[t * nb + b] = next;  // now this task's cursor in the cell
+                next += c;
+            }
+        }
+        bucket_start_[nb] = next;
+        executor(tasks, [&](std::size_t t) {
+            const std::size_t b = n * t / tasks, e = n * (t + 1) / tasks;
+            std::size_t* cursor = task_counts_.data() + t * nb;
+            for (std::size_t i = b; i < e; ++i) {
+                const std::size_t s = cursor[pbucket_[i]]++;
+                order_[s] = i;
+                slot_[i] = s;
+                scell_[s] = pcell_[i];
+                for (std::size_t d = 0; d < dim; ++d) spos_[d * n + s] = boids::get(positions[i], d);
+            }
+        });
+        prepare_nearest();
+    }
+
     [[nodiscard]] std::size_t slot_of(std::size_t i) const noexcept { return slot_[i]; }
 
     // One past the last slot of the cell that holds `slot`.
@@ -1009,6 +1077,8 @@ private:
     std::size_t mask_ = 0;
     std::vector<std::size_t> bucket_start_, cursor_, order_, slot_, pbucket_;
     std::vector<cell_t> pcell_, scell_;
+    std::vector<std::size_t> task_counts_;  // the parallel build's counts, then cursors, per task and cell
+    std::vector<scalar> task_max_abs_;
     std::vector<scalar> spos_;
     bool near_ready_ = false;  // the by-distance k-nearest query suits this build
 };

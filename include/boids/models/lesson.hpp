@@ -1,6 +1,7 @@
 // boids/models/lesson.hpp - the Lesson 5 "Flock and Hawk" lab, as a preset of the
 // library's parts (tests/fixtures/lesson/README.md states every rule).
 #pragma once
+#include <cmath>
 #include <vector>
 #include "../flock.hpp"
 #include "../random.hpp"
@@ -47,7 +48,9 @@ void scatter(std::uint64_t seed, const flock_config<V>& cfg, std::vector<V>& pos
     for (std::size_t i = 0; i < n; ++i) {
         positions[i] = boids::generate<V>([&](std::size_t d) {
             const double extent = cfg.world.has_box() ? static_cast<double>(cfg.world.size[d]) : 100.0;
-            return static_cast<S>(rng.uniform(0.0, extent));
+            const S x = static_cast<S>(rng.uniform(0.0, extent));
+            // Rounding to S can reach the far edge itself, outside a torus's [0, size).
+            return cfg.world.has_box() && !(x < cfg.world.size[d]) ? std::nextafter(cfg.world.size[d], S(0)) : x;
         });
         const V dir = boids::unit_direction<V>(rng.next());
         const double speed = rng.uniform(static_cast<double>(cfg.limits.min_speed), static_cast<double>(cfg.limits.max_speed));
