@@ -7,6 +7,7 @@
 #include <boids/flock.hpp>
 #include <boids/models/lesson.hpp>
 #include <boids/neighbors/all_pairs.hpp>
+#include <boids/neighbors/auto_finder.hpp>
 #include <boids/neighbors/hashed_grid.hpp>
 #include <boids/neighbors/uniform_grid.hpp>
 #include "lab_vector.hpp"
@@ -99,6 +100,30 @@ TEST_CASE("a step on a thread_pool equals the sequential step bit for bit, grid 
     CHECK(same_bits(one.first, b.first));
     CHECK(same_bits(one.first, c.first));
     CHECK_FALSE(same_bits(one.first, p0));  // they moved
+}
+
+TEST_CASE("a step with auto_finder is the step of the finder it chooses, bit for bit", "[flock][auto_finder]") {
+    // Above the crossover that is the grid with its fused metric kernel (which sums in
+    // cell order, so differs from all-pairs in the last bits); below, all-pairs.
+    auto cfg = boids::lesson::config<lab::vec2>();
+    const std::size_t n = GENERATE(std::size_t(40), std::size_t(400));
+    std::vector<lab::vec2> p0, v0;
+    boids::lesson::scatter(12, cfg, p0, v0, n);
+    auto run = [&](auto& finder) {
+        auto p = p0, v = v0;
+        boids::flock_workspace<lab::vec2> ws;
+        for (int s = 0; s < 30; ++s)
+            boids::flock_step(boids::span<lab::vec2>(p), boids::span<lab::vec2>(v), cfg, finder, ws, 1.0 / 60);
+        return p;
+    };
+    boids::auto_finder<lab::vec2> chooser(cfg.world, cfg.view_radius, 100);
+    boids::all_pairs<lab::vec2> pairs(cfg.world);
+    boids::uniform_grid<lab::vec2> grid(cfg.world, cfg.view_radius);
+    const auto by_auto = run(chooser);
+    CAPTURE(n);
+    CHECK(chooser.using_grid() == (n >= 100));
+    CHECK(same_bits(by_auto, n >= 100 ? run(grid) : run(pairs)));
+    if (n >= 100) CHECK_FALSE(same_bits(by_auto, run(pairs)));  // the kernel's own order, so the test can tell
 }
 
 TEST_CASE("thread_pool runs every task once per call, call after call", "[threads]") {

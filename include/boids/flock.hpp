@@ -16,6 +16,7 @@
 #include "executor.hpp"
 #include "detail/flock_kernel.hpp"
 #include "flocking.hpp"
+#include "neighbors/auto_finder.hpp"
 #include "neighbors/world.hpp"
 #include "steer.hpp"
 
@@ -372,6 +373,16 @@ void flock_step(span<V> positions, span<V> velocities, const flock_config<V>& cf
             boids::integrate(positions[i], velocities[i], a, dt, cfg.limits);
             boids::confine(cfg.world, positions[i], velocities[i]);
         }
+    });
+}
+
+// With an auto_finder, the step runs on the finder it chooses for this flock size,
+// with that finder's own fast path (the grid's fused kernel above the crossover).
+template <class V, class Executor = sequential>
+void flock_step(span<V> positions, span<V> velocities, const flock_config<V>& cfg, auto_finder<V>& finder,
+                flock_workspace<V>& ws, scalar_t<V> dt, Executor&& executor = {}) {
+    finder.with_chosen(positions.size(), [&](auto& chosen) {
+        flock_step(positions, velocities, cfg, chosen, ws, dt, executor);
     });
 }
 
