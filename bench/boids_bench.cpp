@@ -15,6 +15,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 #include <boids/boids.hpp>
 #include "lab_vector.hpp"
@@ -58,8 +59,11 @@ void scatter(std::size_t n, const boids::flock_config<V>& c, std::vector<V>& p, 
 
 enum finder_kind { all_pairs_k, grid_k, auto_k };
 
+// Every boid's neighbours, the index rebuilt each time. by_cell (grids): the queries
+// walk the grid's cell order, as a step does, so neighbouring queries share their
+// cells in cache; topological ones then go through the batch query.
 template <class V, class F>
-void run_neighbors(benchmark::State& state, F& finder, bool topological) {
+void run_neighbors(benchmark::State& state, F& finder, bool topological, bool by_cell = false) {
     const auto n = static_cast<std::size_t>(state.range(0));
     const auto cfg = standard_scene<V>(n);
     std::vector<V> p, v;
@@ -71,7 +75,18 @@ void run_neighbors(benchmark::State& state, F& finder, bool topological) {
     for (auto _ : state) {
         finder.build(boids::span<const V>(p));
         std::size_t total = 0;
-        for (std::size_t i = 0; i < n; ++i) {
+        bool done = false;
+        if constexpr (std::is_same_v<F, boids::uniform_grid<V>>) {
+            if (by_cell && topological) {  // one block of candidates per cell
+                boids::k_nearest<S, D> sink(boids::span<boids::neighbor<S, D>>(buf), 7);
+                finder.nearest_in_slots(0, n, sink, std::numeric_limits<S>::infinity(),
+                                        [&](std::size_t, const boids::k_nearest<S, D>& k) { total += k.size(); });
+                done = true;
+            }
+        }
+        for (std::size_t q = 0; q < n && !done; ++q) {
+            std::size_t i = q;
+            if constexpr (std::is_same_v<F, boids::uniform_grid<V>>) i = by_cell ? finder.order()[q] : q;
             boids::k_nearest<S, D> sink(boids::span<boids::neighbor<S, D>>(buf), topological ? 7 : 64);
             if (topological) finder.nearest(i, sink);
             else finder.for_each_within(i, cfg.view_radius, sink);
@@ -86,40 +101,11 @@ void run_neighbors(benchmark::State& state, F& finder, bool topological) {
                                                        benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 
-// The same queries walked in the grid's cell order (uniform_grid::order()), as a
-// step does: neighbouring queries then share their cells in cache.
 template <class V>
 void bm_neighbors_by_cell(benchmark::State& state, bool topological) {
-    const auto n = static_cast<std::size_t>(state.range(0));
-    const auto cfg = standard_scene<V>(n);
-    std::vector<V> p, v;
-    scatter(n, cfg, p, v);
-    using S = boids::scalar_t<V>;
-    constexpr std::size_t D = boids::dimension_v<V>;
-    boids::uniform_grid<V> finder(cfg.world, cfg.view_radius);
-    std::vector<boids::neighbor<S, D>> buf(64);
-    double found = 0;
-    for (auto _ : state) {
-        finder.build(boids::span<const V>(p));
-        std::size_t total = 0;
-        if (topological) {  // the batch query: one block of candidates per cell
-            boids::k_nearest<S, D> sink(boids::span<boids::neighbor<S, D>>(buf), 7);
-            finder.nearest_in_slots(0, n, sink, std::numeric_limits<S>::infinity(),
-                                    [&](std::size_t, const boids::k_nearest<S, D>& found) { total += found.size(); });
-        } else {
-            for (std::size_t s = 0; s < n; ++s) {
-                boids::k_nearest<S, D> sink(boids::span<boids::neighbor<S, D>>(buf), 64);
-                finder.for_each_within(finder.order()[s], cfg.view_radius, sink);
-                total += sink.size();
-            }
-        }
-        found = double(total);
-        benchmark::DoNotOptimize(total);
-    }
-    state.SetComplexityN(state.range(0));
-    state.counters["neighbors_per_boid"] = found / double(n);
-    state.counters["ns_per_boid"] = benchmark::Counter(double(n) * 1e-9,
-                                                       benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+    const auto cfg = standard_scene<V>(static_cast<std::size_t>(state.range(0)));
+    boids::uniform_grid<V> f(cfg.world, cfg.view_radius);
+    run_neighbors<V>(state, f, topological, true);
 }
 
 template <class V>
