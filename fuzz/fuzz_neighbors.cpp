@@ -1,7 +1,8 @@
 // fuzz_neighbors: arbitrary points (coincident, huge, NaN), radii, k and worlds.
 // Properties: no crash or out-of-bounds access (run under ASan); uniform and hashed
 // grids report exactly the all-pairs neighbours, metric (with and without a cone)
-// and topological; every reported offset and distance is finite.
+// and topological (per boid, and as uniform_grid's batch over all slots); every
+// reported offset and distance is finite.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -77,5 +78,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             FUZZ_CHECK(nearest(hashed, i, k, radius) == knn);
         }
     }
+    // The batch query: every slot's answer is the per-boid query's, so all-pairs'.
+    std::vector<boids::neighbor<double, 2>> buf(k);
+    boids::k_nearest<double, 2> batch(boids::span<boids::neighbor<double, 2>>(buf), k);
+    std::size_t visited = 0;
+    grid.nearest_in_slots(0, pos.size(), batch, radius, [&](std::size_t s, const boids::k_nearest<double, 2>& got) {
+        std::vector<rec> out;
+        for (const auto& n : got.result()) out.emplace_back(n.index, n.distance_squared, n.offset[0], n.offset[1]);
+        FUZZ_CHECK(s == visited);
+        FUZZ_CHECK(out == nearest(ref, grid.order()[s], k, radius));
+        ++visited;
+    });
+    FUZZ_CHECK(visited == pos.size());
     return 0;
 }
