@@ -56,6 +56,25 @@ TEST_CASE("a steady-state flock step allocates nothing", "[flock][allocation]") 
     CHECK(g_allocations.load() > before);
 }
 
+TEST_CASE("a steady-state step on a thread_pool allocates nothing, the grid built in parallel", "[flock][allocation][threads]") {
+    // 10,000 boids: above the size where the grid's build is split into tasks.
+    auto cfg = boids::lesson::config<lab::vec2>();
+    cfg.world.size = {3000, 2000};
+    boids::thread_pool pool(2);
+    for (auto kind : {boids::neighborhood_kind::metric, boids::neighborhood_kind::topological}) {
+        cfg.neighbors = kind;
+        std::vector<lab::vec2> p, v;
+        boids::lesson::scatter(2, cfg, p, v, 10000);
+        boids::uniform_grid<lab::vec2> grid(cfg.world, cfg.view_radius);
+        boids::flock_workspace<lab::vec2> ws;
+        boids::span<lab::vec2> ps(p), vs(v);
+        boids::flock_step(ps, vs, cfg, grid, ws, 1.0 / 60, pool);
+        const long before = g_allocations.load();
+        for (int s = 0; s < 5; ++s) boids::flock_step(ps, vs, cfg, grid, ws, 1.0 / 60, pool);
+        CHECK(g_allocations.load() - before == 0);
+    }
+}
+
 TEST_CASE("a steady-state starling step allocates nothing, disturbances included", "[starling][allocation]") {
     lab::starling_options o;
     std::vector<lab::fvec3> p, v;
