@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 #include <boids/boids.hpp>
@@ -150,6 +151,8 @@ struct starling_scene {
     std::uint64_t seed = 1;
     double pending = 0, step_ms = 0;
     float polarization = 0;
+    // Threads kept from frame to frame; replaced when the slider moves.
+    std::unique_ptr<boids::thread_pool> pool;
 
     void reset() {
         params.seed = seed;
@@ -169,10 +172,11 @@ struct starling_scene {
         live.noise = params.noise;
         live.roost_gain = params.roost_gain;
         live.flight = params.flight;
+        const auto wanted = static_cast<std::size_t>(std::max(threads, 1));
+        if (!pool || pool->concurrency() != wanted) pool = std::make_unique<boids::thread_pool>(wanted);
         while (pending >= static_cast<double>(params.dt)) {
             const auto start = std::chrono::steady_clock::now();
-            model.step(boids::span<lab::fvec3>(positions), boids::span<lab::fvec3>(velocities),
-                       boids::thread_count{static_cast<std::size_t>(threads)});
+            model.step(boids::span<lab::fvec3>(positions), boids::span<lab::fvec3>(velocities), *pool);
             step_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
             pending -= static_cast<double>(params.dt);
         }
