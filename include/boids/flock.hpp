@@ -218,11 +218,13 @@ std::size_t slot_of(const Finder& finder, std::size_t i) {
     else return i;
 }
 
-// The fused metric path over a dense grid: gathers velocities into cell order, then
-// computes each boid's sums with the lane kernel. Accelerations are stored in slot
-// (cell) order, so the threads write disjoint, contiguous ranges. Returns false (having done nothing
-// to the accelerations) when this step cannot use it: a state that is not finite, or
-// a toroidal position outside the box.
+// The fused metric path over a dense grid: gathers velocities into cell order, then,
+// cell by cell, copies the cell's candidates into a block and computes each of its
+// boids' sums over it (flock_kernel.hpp). Accelerations are stored in slot (cell)
+// order, so the threads write disjoint, contiguous ranges. Returns false (having done
+// nothing to the accelerations) when this step cannot use it: a state that is not
+// finite, or a toroidal position outside the box (keep positions in [0, size), as
+// confine() does).
 template <class V, class Grid, class Executor>
 bool fused_metric_accelerations(span<const V> pos, span<const V> vel, const flock_config<V>& cfg, const Grid& grid,
                                 flock_workspace<V>& ws, std::size_t tasks, Executor& executor) {
