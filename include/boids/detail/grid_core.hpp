@@ -378,7 +378,14 @@ public:
                 for (std::size_t j = size; j < size + P::lanes; ++j) {  // finite lanes past the end
                     for (std::size_t d = 0; d < dim; ++d) bx[d][j] = bshift[d][j] = scalar(0);
                 }
+                // The ball is the same for every boid of the cell: its radius, and whether
+                // the block reaches past it on every axis.
                 const scalar guess = guess_radius_squared(scell_[s], size, k);
+                const scalar t2 = std::min(guess > scalar(0) ? guess : w_[0] * w_[0], r2);
+                const scalar t = std::sqrt(t2);
+                bool inside_block = true;
+                for (std::size_t d = 0; d < dim; ++d)
+                    inside_block = inside_block && std::ceil((t + slack(t)) / w_[d]) <= scalar(1);
                 for (; s < cell_end; ++s) {
                     std::array<scalar, dim> p{};
                     bool finite = true;
@@ -386,10 +393,7 @@ public:
                         p[d] = spos_[d * n + s];
                         finite = finite && std::isfinite(p[d]);
                     }
-                    scalar t2 = std::min(guess > scalar(0) ? guess : w_[0] * w_[0], r2);
-                    const scalar t = std::sqrt(t2);
-                    for (std::size_t d = 0; d < dim; ++d) finite = finite && std::ceil((t + slack(t)) / w_[d]) <= scalar(1);
-                    if (!finite) {  // not finite, or a ball wider than the block
+                    if (!finite || !inside_block) {  // not finite, or a ball wider than the block
                         one(s);
                         continue;
                     }

@@ -73,12 +73,6 @@ struct pack {
         return s;
 #endif
     }
-    // 0, 1, 2, ... as scalars (lane numbers).
-    [[nodiscard]] static f iota() noexcept {
-        f r{};
-        for (std::size_t k = 0; k < lanes; ++k) set(r, k, static_cast<S>(k));
-        return r;
-    }
     // 1 where the comparison held, 0 elsewhere.
     template <class M>
     [[nodiscard]] static f ones_where(M mask) noexcept {
