@@ -93,6 +93,7 @@ struct flock_workspace {
     // A cell's candidates beyond this many take the general path; the block stays
     // small enough for the first-level cache.
     static constexpr std::size_t block_capacity = 1024;
+    static_assert(block_capacity <= detail::block_capacity_limit<S>, "counts in the kernel must stay exact");
     static constexpr std::size_t block_stride = block_capacity + 16;  // + lanes read past the end
 
     [[nodiscard]] detail::candidate_block<S, dimension_v<V>> block_for(std::size_t task) noexcept {

@@ -26,6 +26,13 @@
 namespace boids {
 namespace detail {
 
+// The kernel's logical width: 32 bytes of lanes, whatever the pack width (see block_sums).
+template <class S>
+inline constexpr std::size_t block_lanes = 32 / sizeof(S);
+// The most candidates a block may hold, so that counts stay exact in S.
+template <class S>
+inline constexpr std::size_t block_capacity_limit = 4096;
+
 template <class S, std::size_t D>
 struct neighborhood_sums {
     std::size_t count = 0;
@@ -63,8 +70,12 @@ enum class wrap_mode {
     per_lane    // the minimum image lane by lane (small tori, where one cell can be two images)
 };
 
-// Sums over a block of candidates, a pack of lanes at a time. Masks are bitwise: a
-// lane that does not count adds +0, which leaves every sum bit for bit as it was
+// Sums over a block of candidates, eight floats (four doubles) at a time: one pack
+// under AVX, two under SSE2 or NEON, eight scalar steps without vector extensions.
+// Every one of those eight logical lanes keeps its own partial sums, reduced by one
+// fixed tree at the end, so the result is the same bits whatever the pack width
+// (flags that contract a * b + c into one fused operation aside). Masks are bitwise:
+// a lane that does not count adds +0, which leaves every sum bit for bit as it was
 // (sums start at +0 and so are never -0). All inputs are finite here (checked when
 // the block was filled; lanes past its end hold finite leftovers, masked out).
 //
@@ -77,24 +88,33 @@ void block_sums(const kernel_query<S, D>& q, const candidate_block<S, D>& block,
     using P = pack<S>;
     using F = typename P::f;
     using M = typename P::mask;
+    constexpr std::size_t logical = block_lanes<S>;
+    constexpr std::size_t R = logical / P::lanes;  // packs per step
     F p[D], size[D], half[D], neg_half[D], heading[D];
-    F count = P::splat(S(0)), at_zero = count, offset[D], velocity[D], push[D];
+    const F zero = P::splat(S(0)), one = P::splat(S(1)), minus_one = P::splat(S(-1));
+    // One counter for two counts, both small integers (exact in any float):
+    // + 1 per neighbour, + zero_weight per lane at distance 0.
+    const S zero_weight = S(block_capacity_limit<S> + 1);
+    const F at_zero_weight = P::splat(zero_weight);
+    F counts[R], offset[R][D], velocity[R][D], push[R][D];
+    for (std::size_t r = 0; r < R; ++r) {
+        counts[r] = zero;
+        for (std::size_t d = 0; d < D; ++d) offset[r][d] = velocity[r][d] = push[r][d] = zero;
+    }
     for (std::size_t d = 0; d < D; ++d) {
         p[d] = P::splat(q.p[d]);
         size[d] = P::splat(q.size[d]);
         half[d] = P::splat(q.half[d]);
         neg_half[d] = P::splat(-q.half[d]);
         heading[d] = P::splat(q.heading[d]);
-        offset[d] = velocity[d] = push[d] = count;
     }
-    const F zero = P::splat(S(0)), one = P::splat(S(1)), minus_one = P::splat(S(-1));
     const F r2 = P::splat(q.r2), sep_r2 = P::splat(q.sep_r2), sep_radius = P::splat(q.sep_radius);
     const F cos2 = P::splat(q.cos_half * q.cos_half);
     const bool cos_positive = q.cos_half >= S(0);
 
-    auto lanes = [&](std::size_t t, M valid) {
+    auto lanes = [&](std::size_t t, M valid, std::size_t r) {
         F dx[D];
-        F d2 = zero;
+        F d2{};
         for (std::size_t d = 0; d < D; ++d) {
             F x = P::load(block.pos[d] + t) - p[d];
             if constexpr (Wrap == wrap_mode::per_shift) {
@@ -104,12 +124,12 @@ void block_sums(const kernel_query<S, D>& q, const candidate_block<S, D>& block,
                 x = x + P::keep(x < neg_half[d], size[d]);
             }
             dx[d] = x;
-            d2 = d2 + x * x;
+            d2 = d == 0 ? x * x : d2 + x * x;  // +0 + x*x would be x*x: the same bits
         }
         M in = P::both(valid, d2 <= r2);
         if constexpr (Cone) {  // dot >= cos * |x|, in squares (see cone_sees)
-            F dot = zero;
-            for (std::size_t d = 0; d < D; ++d) dot = dot + dx[d] * heading[d];
+            F dot = dx[0] * heading[0];
+            for (std::size_t d = 1; d < D; ++d) dot = dot + dx[d] * heading[d];
             const M ahead = dot >= zero;
             const F lhs = dot * dot, rhs = cos2 * d2;
             if (cos_positive) in = P::both(in, P::both(ahead, lhs >= rhs));
@@ -127,25 +147,33 @@ void block_sums(const kernel_query<S, D>& q, const candidate_block<S, D>& block,
             w = minus_one / safe;
         }
         w = P::keep(P::both(m, d2 < sep_r2), w);
-        count = count + P::keep(m, one);
-        at_zero = at_zero + P::keep(P::but_not(in, apart), one);
+        counts[r] = counts[r] + P::keep(in, P::select(apart, one, at_zero_weight));
         for (std::size_t d = 0; d < D; ++d) {
-            offset[d] = offset[d] + P::keep(m, dx[d]);
-            velocity[d] = velocity[d] + P::keep(m, P::load(block.vel[d] + t));
-            push[d] = push[d] + w * dx[d];
+            offset[r][d] = offset[r][d] + P::keep(m, dx[d]);
+            velocity[r][d] = velocity[r][d] + P::keep(m, P::load(block.vel[d] + t));
+            push[r][d] = push[r][d] + w * dx[d];
         }
     };
     std::size_t t = 0;
-    for (; t + P::lanes <= block.size; t += P::lanes) lanes(t, P::all());
-    if (t < block.size) lanes(t, P::first(block.size - t));  // lanes past the end are read, not counted
+    for (; t + logical <= block.size; t += logical)
+        for (std::size_t r = 0; r < R; ++r) lanes(t + r * P::lanes, P::all(), r);
+    for (std::size_t r = 0; r < R && t + r * P::lanes < block.size; ++r)  // lanes past the end are read, not counted
+        lanes(t + r * P::lanes, P::first(std::min(P::lanes, block.size - t - r * P::lanes)), r);
 
-    out.count = static_cast<std::size_t>(P::sum(count));
-    const auto zeros = static_cast<std::size_t>(P::sum(at_zero));
+    // The tree: logical lane l = r * P::lanes + k; first l + (l + logical/2), and so on.
+    auto reduce = [](F* acc, std::size_t stride) {
+        for (std::size_t width = R / 2; width > 0; width /= 2)
+            for (std::size_t r = 0; r < width; ++r) acc[r * stride] = acc[r * stride] + acc[(r + width) * stride];
+        return P::sum(acc[0]);
+    };
+    const auto both = static_cast<std::size_t>(reduce(counts, 1));
+    const std::size_t zeros = both / static_cast<std::size_t>(zero_weight);
+    out.count = both % static_cast<std::size_t>(zero_weight);
     out.coincident = zeros > 0 ? zeros - 1 : 0;  // less the boid itself
     for (std::size_t d = 0; d < D; ++d) {
-        out.offset[d] = P::sum(offset[d]);
-        out.velocity[d] = P::sum(velocity[d]);
-        out.push[d] = P::sum(push[d]);
+        out.offset[d] = reduce(&offset[0][d], D);
+        out.velocity[d] = reduce(&velocity[0][d], D);
+        out.push[d] = reduce(&push[0][d], D);
     }
 }
 
@@ -169,19 +197,19 @@ bool fill_block(const Grid& grid, const typename Grid::run_plan& plan, bool one_
         // are padded) and written past the block's end, then overwritten or masked.
         using P = pack<S>;
         for (std::size_t d = 0; d < D; ++d) {
-            const S sh = shift != nullptr ? shift[d] : S(0);
-            block.shifted = block.shifted || sh != S(0);
-            const typename P::f image = P::splat(sh);
             const S* from_p = axes + d * n + s0;
             const S* from_v = vels + d * n + s0;
             S* to_p = block.pos[d] + block.size;
             S* to_v = block.vel[d] + block.size;
-            S* to_s = block.shift[d] + block.size;
             for (std::size_t k = 0; k < m; k += P::lanes) {
                 P::store(to_p + k, P::load(from_p + k));
                 P::store(to_v + k, P::load(from_v + k));
-                P::store(to_s + k, image);
             }
+            if (shift == nullptr) continue;  // no torus image: the kernel never reads shifts
+            block.shifted = block.shifted || shift[d] != S(0);
+            const typename P::f image = P::splat(shift[d]);
+            S* to_s = block.shift[d] + block.size;
+            for (std::size_t k = 0; k < m; k += P::lanes) P::store(to_s + k, image);
         }
         block.size += m;
     };

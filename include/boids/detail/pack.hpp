@@ -11,8 +11,10 @@
 
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(BOIDS_NO_VECTOR_EXTENSIONS)
 #  define BOIDS_DETAIL_VECTOR_PACKS 1
+#  define BOIDS_DETAIL_INLINE inline __attribute__((always_inline))
 #else
 #  define BOIDS_DETAIL_VECTOR_PACKS 0
+#  define BOIDS_DETAIL_INLINE inline
 #endif
 
 namespace boids {
@@ -119,6 +121,14 @@ struct pack {
         return m ? S(0) : x;
 #endif
     }
+    // a where m holds, b elsewhere.
+    [[nodiscard]] static f select(mask m, f a, f b) noexcept {
+#if BOIDS_DETAIL_VECTOR_PACKS
+        return as_floats((m & as_bits(a)) | (~m & as_bits(b)));
+#else
+        return m ? a : b;
+#endif
+    }
     [[nodiscard]] static mask both(mask a, mask b) noexcept {
 #if BOIDS_DETAIL_VECTOR_PACKS
         return a & b;
@@ -146,8 +156,9 @@ struct pack {
     [[nodiscard]] static mask all() noexcept { return first(lanes); }
 
     // The lanes added in a fixed order (so results never depend on anything else).
-    // Pairwise: lane k plus lane k + lanes/2, and so on down to one.
-    [[nodiscard]] static S sum(f v) noexcept {
+    // Pairwise: lane k plus lane k + lanes/2, and so on down to one. Always inlined:
+    // a kernel ends with several of these, and a call each costs more than the adds.
+    [[nodiscard]] static BOIDS_DETAIL_INLINE S sum(f v) noexcept {
         S lane[lanes];
         std::memcpy(lane, &v, sizeof v);
         for (std::size_t width = lanes / 2; width > 0; width /= 2)

@@ -1,0 +1,93 @@
+// pack_width_digest.cpp - prints a digest of every bit of a few flocks after some
+// steps. Built once per pack width (scalar packs, the default 16-byte packs, and
+// 32-byte AVX packs where the compiler and CPU have them); the test
+// flock.same-bits-any-pack-width (compare_outputs.cmake) requires every build to
+// print the same lines, which holds because the kernel sums in eight logical lanes
+// whatever the width of its packs (flock_kernel.hpp).
+#include <boids/boids.hpp>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+struct f2 {
+    float x, y;
+};
+struct d3 {
+    double x, y, z;
+};
+} // namespace
+BOIDS_REGISTER_VECTOR2(f2, float, x, y)
+BOIDS_REGISTER_VECTOR3(d3, double, x, y, z)
+
+namespace {
+// FNV-1a over the bytes of every coordinate.
+template <class V>
+std::uint64_t digest(const std::vector<V>& p, const std::vector<V>& v) {
+    std::uint64_t h = 14695981039346656037ull;
+    auto eat = [&](const std::vector<V>& a) {
+        for (const V& x : a)
+            for (std::size_t d = 0; d < boids::dimension_v<V>; ++d) {
+                const auto s = boids::get(x, d);
+                unsigned char bytes[sizeof s];
+                std::memcpy(bytes, &s, sizeof s);
+                for (unsigned char b : bytes) h = (h ^ b) * 1099511628211ull;
+            }
+    };
+    eat(p);
+    eat(v);
+    return h;
+}
+
+template <class V>
+void run(const char* name, boids::flock_config<V> cfg, std::size_t n, int steps) {
+    using S = boids::scalar_t<V>;
+    std::vector<V> p, v;
+    boids::lesson::scatter(7, cfg, p, v, n);
+    boids::uniform_grid<V> grid(cfg.world, cfg.view_radius);
+    boids::flock_workspace<V> ws;
+    for (int s = 0; s < steps; ++s)
+        boids::flock_step(boids::span<V>(p), boids::span<V>(v), cfg, grid, ws, S(0.05));
+    std::printf("%-28s %016llx\n", name, static_cast<unsigned long long>(digest(p, v)));
+}
+
+template <class V>
+boids::flock_config<V> scene(boids::edges kind, double side, double radius) {
+    using S = boids::scalar_t<V>;
+    boids::flock_config<V> c;
+    c.world.kind = kind;
+    c.world.size.fill(S(side));
+    c.limits = {S(2.0), S(4.0), S(0.5), S(0.5)};
+    c.view_radius = S(radius);
+    c.separate.radius = S(radius * 0.6);
+    return c;
+}
+} // namespace
+
+int main() {
+    using boids::edges;
+    using boids::separation_falloff;
+    // A large torus (runs with one image: per_shift), a small one (per_lane), a box
+    // and an open world; the lesson's, inverse-square and linear separations; a cone.
+    for (edges kind : {edges::toroidal, edges::bounded, edges::open}) {
+        const std::string k = kind == edges::toroidal ? "torus" : (kind == edges::bounded ? "box" : "open");
+        auto c2 = scene<f2>(kind, 40.0, 2.0);
+        run(("2d/" + k + "/lesson").c_str(), c2, 600, 40);
+        c2.separate.falloff = separation_falloff::inverse_square;
+        c2.separate.strength = 0.05f;
+        c2.view_angle = 270.0f;
+        run(("2d/" + k + "/inverse-square/cone").c_str(), c2, 600, 40);
+        auto c3 = scene<d3>(kind, 12.0, 2.0);
+        c3.separate.falloff = separation_falloff::linear;
+        run(("3d/" + k + "/linear").c_str(), c3, 500, 30);
+    }
+    auto small = scene<f2>(edges::toroidal, 5.0, 2.0);  // under three cells a side: per_lane wrapping
+    run("2d/small-torus/lesson", small, 60, 40);
+    auto topo = scene<d3>(edges::toroidal, 12.0, 2.0);
+    topo.neighbors = boids::neighborhood_kind::topological;
+    run("3d/torus/topological", topo, 500, 30);
+    return 0;
+}
