@@ -1,6 +1,7 @@
 // pack_width_digest.cpp - prints a digest of every bit of a few flocks after some
-// steps. Built once per pack width (scalar packs, the default 16-byte packs, and
-// 32-byte AVX packs where the compiler and CPU have them); the test
+// steps. Built once per pack width (scalar packs; this build's packs with the
+// kernel's run-time AVX dispatch; 16-byte packs without it; 32-byte packs built
+// with -mavx, run where the CPU has AVX); the test
 // flock.same-bits-any-pack-width (compare_outputs.cmake) requires every build to
 // print the same lines, which holds because the kernel sums in eight logical lanes
 // whatever the width of its packs (flock_kernel.hpp).

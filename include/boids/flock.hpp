@@ -258,6 +258,7 @@ bool fused_metric_accelerations(span<const V> pos, span<const V> vel, const floc
     const S* axes = grid.sorted_axis(0).data();
     const auto plan = grid.plan_for(cfg.view_radius);
     const bool one_image = toroidal && grid.runs_have_one_image(plan);
+    const bool avx = kernel_uses_avx();
     executor(tasks, [&](std::size_t t) {
         const std::size_t b = n * t / tasks, e = n * (t + 1) / tasks;
         span<neighbor<S, D>> buf(ws.neighbors.data() + t * ws.capacity, ws.capacity);
@@ -295,8 +296,8 @@ bool fused_metric_accelerations(span<const V> pos, span<const V> vel, const floc
                 // One instantiation per case, so each inner loop is free of these branches.
                 auto with = [&](auto wrap) {
                     constexpr wrap_mode W = decltype(wrap)::value;
-                    if (use_cone) linear ? block_sums<W, true, true>(q, block, sums) : block_sums<W, true, false>(q, block, sums);
-                    else linear ? block_sums<W, false, true>(q, block, sums) : block_sums<W, false, false>(q, block, sums);
+                    if (use_cone) linear ? block_sums<W, true, true>(avx, q, block, sums) : block_sums<W, true, false>(avx, q, block, sums);
+                    else linear ? block_sums<W, false, true>(avx, q, block, sums) : block_sums<W, false, false>(avx, q, block, sums);
                 };
                 if (toroidal && !one_image) with(std::integral_constant<wrap_mode, wrap_mode::per_lane>{});
                 else if (block.shifted) with(std::integral_constant<wrap_mode, wrap_mode::per_shift>{});

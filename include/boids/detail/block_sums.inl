@@ -1,0 +1,124 @@
+// boids/detail/block_sums.inl - the flock kernel's body, included by flock_kernel.hpp
+// once as written and, where the AVX dispatch is on, once more as a function built
+// for AVX (a function's instruction set is part of its definition, so the one body
+// is defined twice, under two names). Not a header of its own.
+//
+// (inside namespace boids::detail; BOIDS_DETAIL_BLOCK_SUMS names the function and
+// BOIDS_DETAIL_BLOCK_SUMS_SPEC says how it is built: inlined, or for AVX, and
+// BOIDS_DETAIL_BLOCK_PACK names its packs: pack, or pack_avx)
+
+// Sums over a block of candidates, eight floats (four doubles) at a time: one pack
+// under AVX, two under SSE2 or NEON, eight scalar steps without vector extensions.
+// Every one of those eight logical lanes keeps its own partial sums, reduced by one
+// fixed tree at the end, so the result is the same bits whatever the pack width
+// (flags that contract a * b + c into one fused operation aside). Masks are bitwise:
+// a lane that does not count adds +0, which leaves every sum bit for bit as it was
+// (sums start at +0 and so are never -0). All inputs are finite here (checked when
+// the block was filled; lanes past its end hold finite leftovers, masked out).
+//
+// The boid itself is not told apart by its slot: it is the lane at distance 0, as a
+// boid on exactly the same spot would be. Lanes at distance 0 are left out of the
+// sums and counted (the boid itself included); more than one sends the caller to
+// the exact general path, which handles coincident boids.
+template <wrap_mode Wrap, bool Cone, bool Linear, std::size_t Bytes, class S, std::size_t D>
+BOIDS_DETAIL_BLOCK_SUMS_SPEC void BOIDS_DETAIL_BLOCK_SUMS(const kernel_query<S, D>& q, const candidate_block<S, D>& block,
+                                          neighborhood_sums<S, D>& out) noexcept {
+    using P = BOIDS_DETAIL_BLOCK_PACK<S, Bytes>;
+    using F = typename P::f;
+    using M = typename P::mask;
+    constexpr std::size_t logical = block_lanes<S>;
+    constexpr std::size_t R = logical / P::lanes;  // packs per step
+    F p[D], size[D], half[D], neg_half[D], heading[D];
+    const F zero = P::splat(S(0)), one = P::splat(S(1)), minus_one = P::splat(S(-1));
+    // One counter for two counts, both small integers (exact in any float):
+    // + 1 per neighbour, + zero_weight per lane at distance 0.
+    const S zero_weight = S(block_capacity_limit<S> + 1);
+    const F at_zero_weight = P::splat(zero_weight);
+    F counts[R], offset[R][D], velocity[R][D], push[R][D];
+    for (std::size_t r = 0; r < R; ++r) {
+        counts[r] = zero;
+        for (std::size_t d = 0; d < D; ++d) offset[r][d] = velocity[r][d] = push[r][d] = zero;
+    }
+    for (std::size_t d = 0; d < D; ++d) {
+        p[d] = P::splat(q.p[d]);
+        size[d] = P::splat(q.size[d]);
+        half[d] = P::splat(q.half[d]);
+        neg_half[d] = P::splat(-q.half[d]);
+        heading[d] = P::splat(q.heading[d]);
+    }
+    const F r2 = P::splat(q.r2), sep_r2 = P::splat(q.sep_r2), sep_radius = P::splat(q.sep_radius);
+    const F cos2 = P::splat(q.cos_half * q.cos_half);
+    const bool cos_positive = q.cos_half >= S(0);
+
+    // Packs in order, R to a step; a pack is cut short only at the block's end (lanes
+    // past the end are read, not counted). No lambdas here: a lambda's call operator
+    // would not be built for AVX with the function that holds it.
+    const M every_lane = P::all();
+    for (std::size_t t = 0; t < block.size; t += logical)
+      for (std::size_t r = 0; r < R; ++r) {
+        const std::size_t at = t + r * P::lanes;
+        if (at >= block.size) break;
+        const M valid = at + P::lanes <= block.size ? every_lane : P::first(block.size - at);
+        F dx[D];
+        F d2{};
+        for (std::size_t d = 0; d < D; ++d) {
+            F x = P::load(block.pos[d] + at) - p[d];
+            if constexpr (Wrap == wrap_mode::per_shift) {
+                x = x + P::load(block.shift[d] + at);
+            } else if constexpr (Wrap == wrap_mode::per_lane) {
+                x = x - P::keep(x > half[d], size[d]);
+                x = x + P::keep(x < neg_half[d], size[d]);
+            }
+            dx[d] = x;
+            d2 = d == 0 ? x * x : d2 + x * x;  // +0 + x*x would be x*x: the same bits
+        }
+        M in = P::both(valid, d2 <= r2);
+        if constexpr (Cone) {  // dot >= cos * |x|, in squares (see cone_sees)
+            F dot = dx[0] * heading[0];
+            for (std::size_t d = 1; d < D; ++d) dot = dot + dx[d] * heading[d];
+            const M ahead = dot >= zero;
+            const F lhs = dot * dot, rhs = cos2 * d2;
+            if (cos_positive) in = P::both(in, P::both(ahead, lhs >= rhs));
+            else in = P::but_not(in, P::but_not(lhs > rhs, ahead));
+        }
+        const M apart = d2 > zero;
+        const M m = P::both(in, apart);
+        const F safe = d2 + P::keep_unless(apart, one);  // d2 where apart, 1 at distance 0
+        F w;
+        if constexpr (Linear) {
+            F dist = safe;
+            for (std::size_t k = 0; k < P::lanes; ++k) P::set(dist, k, std::sqrt(P::get(safe, k)));
+            w = (one - dist / sep_radius) / dist * minus_one;
+        } else {
+            w = minus_one / safe;
+        }
+        w = P::keep(P::both(m, d2 < sep_r2), w);
+        counts[r] = counts[r] + P::keep(in, P::select(apart, one, at_zero_weight));
+        for (std::size_t d = 0; d < D; ++d) {
+            offset[r][d] = offset[r][d] + P::keep(m, dx[d]);
+            velocity[r][d] = velocity[r][d] + P::keep(m, P::load(block.vel[d] + at));
+            push[r][d] = push[r][d] + w * dx[d];
+        }
+      }
+
+    // The tree: logical lane l = r * P::lanes + k; first l + (l + logical/2), and so on
+    // (across the R packs, then within the pack).
+    for (std::size_t width = R / 2; width > 0; width /= 2)
+        for (std::size_t r = 0; r < width; ++r) {
+            counts[r] = counts[r] + counts[r + width];
+            for (std::size_t d = 0; d < D; ++d) {
+                offset[r][d] = offset[r][d] + offset[r + width][d];
+                velocity[r][d] = velocity[r][d] + velocity[r + width][d];
+                push[r][d] = push[r][d] + push[r + width][d];
+            }
+        }
+    const auto both = static_cast<std::size_t>(P::sum(counts[0]));
+    const std::size_t zeros = both / static_cast<std::size_t>(zero_weight);
+    out.count = both % static_cast<std::size_t>(zero_weight);
+    out.coincident = zeros > 0 ? zeros - 1 : 0;  // less the boid itself
+    for (std::size_t d = 0; d < D; ++d) {
+        out.offset[d] = P::sum(offset[0][d]);
+        out.velocity[d] = P::sum(velocity[0][d]);
+        out.push[d] = P::sum(push[0][d]);
+    }
+}
