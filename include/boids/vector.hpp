@@ -220,10 +220,13 @@ template <class V>
 template <class V>
 [[nodiscard]] V clamp_magnitude(const V& a, scalar_t<V> max_length) noexcept {
     BOIDS_ASSERT(max_length >= 0, "clamp_magnitude: max_length must be >= 0");
-    const auto l2 = boids::length_squared(a);
+    using S = scalar_t<V>;
+    const S l2 = boids::length_squared(a);
     if (l2 <= max_length * max_length) {
-        if (l2 <= std::numeric_limits<scalar_t<V>>::max()) return a;
+        if (l2 <= std::numeric_limits<S>::max()) return a;
     }
+    // What normalized_or_zero(a) computes, without finding l2 again.
+    if (detail::normal_range(l2)) return boids::scale(boids::scale(a, S(1) / std::sqrt(l2)), max_length);
     return boids::scale(boids::normalized_or_zero(a), max_length);
 }
 
@@ -234,6 +237,14 @@ template <class V>
                                 scalar_t<V> max_length) noexcept {
     BOIDS_ASSERT(min_length >= 0 && min_length <= max_length,
                  "clamp_magnitude: need 0 <= min_length <= max_length");
+    using S = scalar_t<V>;
+    const S l2 = boids::length_squared(a);
+    if (detail::normal_range(l2)) {  // the usual case: one square root (the same bits as below)
+        const S l = std::sqrt(l2);
+        if (l > max_length) return boids::scale(boids::scale(a, S(1) / l), max_length);
+        if (l < min_length) return boids::scale(boids::scale(a, S(1) / l), min_length);
+        return a;
+    }
     const auto l = boids::length(a);
     if (l > max_length) return boids::scale(boids::normalized_or_zero(a), max_length);
     if (l < min_length && l > 0) return boids::scale(boids::normalized_or_zero(a), min_length);
