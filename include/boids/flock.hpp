@@ -4,6 +4,9 @@
 //   2. every boid looks at the same old state: neighbours -> rules -> acceleration
 //   3. then all move: semi-implicit Euler in the speed band, and the world's edges
 //
+// (A dense grid's metric step fuses 2 and 3: it reads only copies of the old state,
+// so a boid can move as soon as its acceleration is known. The result is the same.)
+//
 // Users may call flock_step or write the same loop from the same parts
 // (examples/own_loop.cpp). The workspace owns every buffer: after the first step of
 // a given flock size, a step allocates nothing (thread_count's threads aside).
@@ -85,6 +88,7 @@ struct flock_workspace {
     std::vector<V> accelerations;
     std::vector<neighbor<S, dimension_v<V>>> neighbors;  // tasks * capacity
     std::vector<S> sorted_velocities;                    // per axis, in the grid's cell order
+    std::vector<V> old_velocities;                       // the fused step's copy: velocities before it moves any boid
     std::vector<unsigned char> task_ok;                  // per task: its boids suit the fused kernel
     std::vector<S> blocks;                               // per task: a cell's candidates (see block_for)
     std::size_t capacity = 0;
@@ -219,16 +223,18 @@ std::size_t slot_of(const Finder& finder, std::size_t i) {
     else return i;
 }
 
-// The fused metric path over a dense grid: gathers velocities into cell order, then,
-// cell by cell, copies the cell's candidates into a block and computes each of its
-// boids' sums over it (flock_kernel.hpp). Accelerations are stored in slot (cell)
-// order, so the threads write disjoint, contiguous ranges. Returns false (having done
-// nothing to the accelerations) when this step cannot use it: a state that is not
-// finite, or a toroidal position outside the box (keep positions in [0, size), as
-// confine() does).
+// The fused metric step over a dense grid: gathers velocities into cell order, then,
+// cell by cell, copies the cell's candidates into a block, computes each of its
+// boids' sums over it (flock_kernel.hpp) and moves the boid at once. Every boid still
+// sees the old state: the kernel reads only the grid's copies, made before any boid
+// moved, and the rare boid that takes the general path reads a copy of the old
+// velocities. Returns false (having changed nothing) when this step cannot use it: a
+// state that is not finite, or a toroidal position outside the box (keep positions
+// in [0, size), as confine() does).
 template <class V, class Grid, class Executor>
-bool fused_metric_accelerations(span<const V> pos, span<const V> vel, const flock_config<V>& cfg, const Grid& grid,
-                                flock_workspace<V>& ws, std::size_t tasks, Executor& executor) {
+bool fused_metric_step(span<V> positions, span<V> velocities, const flock_config<V>& cfg, const Grid& grid,
+                       flock_workspace<V>& ws, scalar_t<V> dt, std::size_t tasks, Executor& executor) {
+    const span<const V> pos(positions.data(), positions.size());
     using S = scalar_t<V>;
     constexpr std::size_t D = dimension_v<V>;
     const std::size_t n = pos.size();
@@ -237,12 +243,14 @@ bool fused_metric_accelerations(span<const V> pos, span<const V> vel, const floc
     const bool toroidal = cfg.world.kind == edges::toroidal;
     const auto order = grid.order();
     if (ws.sorted_velocities.size() != n * D + Grid::padding) ws.sorted_velocities.assign(n * D + Grid::padding, S(0));
+    if (ws.old_velocities.size() != n) ws.old_velocities.resize(n);
     executor(tasks, [&](std::size_t t) {  // gather, in parallel: every task checks its slots
         const std::size_t b = n * t / tasks, e = n * (t + 1) / tasks;
+        std::copy(velocities.data() + b, velocities.data() + e, ws.old_velocities.data() + b);
         bool ok = true;
         for (std::size_t s = b; s < e; ++s) {
             const V& p = pos[order[s]];
-            const V& v = vel[order[s]];
+            const V& v = velocities[order[s]];
             ok = ok && boids::is_finite(p) && boids::is_finite(v);
             for (std::size_t d = 0; d < D; ++d) {
                 if (toroidal && !(boids::get(p, d) >= S(0) && boids::get(p, d) < cfg.world.size[d])) ok = false;
@@ -263,6 +271,7 @@ bool fused_metric_accelerations(span<const V> pos, span<const V> vel, const floc
         const std::size_t b = n * t / tasks, e = n * (t + 1) / tasks;
         span<neighbor<S, D>> buf(ws.neighbors.data() + t * ws.capacity, ws.capacity);
         const S* vels = ws.sorted_velocities.data();
+        const span<const V> old_vel(ws.old_velocities.data(), n);
         candidate_block<S, D> block = ws.block_for(t);
         kernel_query<S, D> q{};
         for (std::size_t d = 0; d < D; ++d) {
@@ -303,14 +312,20 @@ bool fused_metric_accelerations(span<const V> pos, span<const V> vel, const floc
                 else if (block.shifted) with(std::integral_constant<wrap_mode, wrap_mode::per_shift>{});
                 else with(std::integral_constant<wrap_mode, wrap_mode::none>{});
             }
+            V a;
             if (!filled || sums.coincident > 0 || sums.count > cfg.max_neighbors) {  // rare: the exact general path
-                ws.accelerations[s] = flock_acceleration(i, pos, vel, find_neighbors(i, grid, vel, cfg, buf), cfg);
-                continue;
+                a = flock_acceleration(i, pos, old_vel, find_neighbors(i, grid, old_vel, cfg, buf), cfg);
+            } else {
+                const V zero = boids::zero<V>();
+                a = flock_acceleration_from_sums(p_i, v_i, sums.count, to_vector<V>(sums.push), zero, false,
+                                                 to_vector<V>(sums.offset), to_vector<V>(sums.velocity), cfg);
             }
-            const V zero = boids::zero<V>();
-            ws.accelerations[s] = flock_acceleration_from_sums(
-                p_i, v_i, sums.count, to_vector<V>(sums.push), zero, false, to_vector<V>(sums.offset),
-                to_vector<V>(sums.velocity), cfg);
+            // Move (as flock_step's move pass would): p_i and v_i are boid i's state, bit for bit.
+            V p = p_i, v = v_i;
+            boids::integrate(p, v, a, dt, cfg.limits);
+            boids::confine(cfg.world, p, v);
+            positions[i] = p;
+            velocities[i] = v;
         }
     });
     return true;
@@ -339,15 +354,15 @@ void flock_step(span<V> positions, span<V> velocities, const flock_config<V>& cf
         b = n * t / tasks;
         e = n * (t + 1) / tasks;
     };
-    bool looked = false;  // by the fused metric kernel
     if constexpr (detail::has_contiguous_runs<std::remove_cv_t<Finder>>::value) {
-        if (cfg.neighbors == neighborhood_kind::metric && cfg.order == neighbor_order::finder)
-            looked = detail::fused_metric_accelerations(pos, vel, cfg, finder, ws, tasks, executor);
+        if (cfg.neighbors == neighborhood_kind::metric && cfg.order == neighbor_order::finder &&
+            detail::fused_metric_step(positions, velocities, cfg, finder, ws, dt, tasks, executor))
+            return;  // looked and moved
     }
     // Otherwise boid by boid; over a dense grid in its cell order (slots), where
     // consecutive queries share cells in cache. The order of the loop changes no result.
     constexpr bool in_slots = detail::has_contiguous_runs<std::remove_cv_t<Finder>>::value;
-    if (!looked) executor(tasks, [&](std::size_t t) {  // look
+    executor(tasks, [&](std::size_t t) {  // look
         std::size_t b, e;
         range(t, b, e);
         span<neighbor<scalar_t<V>, dimension_v<V>>> buf(ws.neighbors.data() + t * ws.capacity, ws.capacity);
@@ -367,13 +382,12 @@ void flock_step(span<V> positions, span<V> velocities, const flock_config<V>& cf
             ws.accelerations[k] = flock_acceleration(i, pos, vel, find_neighbors(i, finder, vel, cfg, buf), cfg);
         }
     });
-    const bool by_slot = looked || in_slots;
     executor(tasks, [&](std::size_t t) {  // then move
         std::size_t b, e;
         range(t, b, e);
         for (std::size_t i = b; i < e; ++i) {
             if (!boids::is_finite(positions[i]) || !boids::is_finite(velocities[i])) continue;
-            const V& a = by_slot ? ws.accelerations[detail::slot_of(finder, i)] : ws.accelerations[i];
+            const V& a = in_slots ? ws.accelerations[detail::slot_of(finder, i)] : ws.accelerations[i];
             boids::integrate(positions[i], velocities[i], a, dt, cfg.limits);
             boids::confine(cfg.world, positions[i], velocities[i]);
         }
