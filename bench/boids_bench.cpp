@@ -215,7 +215,7 @@ void register_all() {
         const std::string fk = k == all_pairs_k ? "all_pairs" : (k == grid_k ? "grid" : "auto");
         auto* lesson = benchmark::RegisterBenchmark(("step/lesson/" + fk).c_str(),
                                                     [=](benchmark::State& s) { bm_step<lab::vec2>(s, k, true); });
-        for (long n : {30, 40, 50, 60, 100, 200, 300, 500}) lesson->Args({n, 1});
+        for (long n : {10, 20, 30, 40, 50, 60, 100, 200, 300, 500}) lesson->Args({n, 1});
         lesson->Unit(benchmark::kMicrosecond)->UseRealTime();
         if (k == auto_k) continue;
         for (int d : {2, 3}) {
