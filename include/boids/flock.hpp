@@ -262,6 +262,7 @@ bool fused_metric_step(span<V> positions, span<V> velocities, const flock_config
     for (std::size_t t = 0; t < tasks; ++t)
         if (ws.task_ok[t] == 0) return false;
     const bool cone = cfg.view_angle < S(360);
+    const S cos_half = vision_cone<S, D>::cos_half_of(cfg.view_angle);  // once per step, not per boid
     const bool linear = cfg.separate.falloff == separation_falloff::linear;
     const S* axes = grid.sorted_axis(0).data();
     const auto plan = grid.plan_for(cfg.view_radius);
@@ -297,7 +298,7 @@ bool fused_metric_step(span<V> positions, span<V> velocities, const flock_config
                 for (std::size_t d = 0; d < D; ++d) q.p[d] = axes[d * n + s];
                 bool use_cone = false;
                 if (cone) {
-                    const auto vc = vision_cone<S, D>::from(v_i, cfg.view_angle);
+                    const auto vc = vision_cone<S, D>::from(v_i, cfg.view_angle, cos_half);
                     q.heading = vc.heading;
                     q.cos_half = vc.cos_half_angle;
                     use_cone = !vc.all_around;

@@ -44,15 +44,24 @@ struct vision_cone {
 
     template <class V>
     [[nodiscard]] static vision_cone from(const V& velocity, S view_angle_degrees) noexcept {
+        return from(velocity, view_angle_degrees, cos_half_of(view_angle_degrees));
+    }
+    // The same, with cos_half_of(view_angle_degrees) worked out by the caller: a loop
+    // over many boids with one view angle computes the cosine once.
+    template <class V>
+    [[nodiscard]] static vision_cone from(const V& velocity, S view_angle_degrees, S cos_half) noexcept {
         vision_cone c;
         if (!(view_angle_degrees < S(360))) return c;  // also NaN: no cone
         const V h = boids::normalized_or_zero(velocity);
         if (boids::is_zero(h)) return c;
         c.all_around = false;
         for (std::size_t i = 0; i < D; ++i) c.heading[i] = boids::get(h, i);
-        const S half = std::fmax(view_angle_degrees, S(0)) * S(0.5) * S(3.14159265358979323846 / 180.0);
-        c.cos_half_angle = std::cos(half);
+        c.cos_half_angle = cos_half;
         return c;
+    }
+    [[nodiscard]] static S cos_half_of(S view_angle_degrees) noexcept {
+        const S half = std::fmax(view_angle_degrees, S(0)) * S(0.5) * S(3.14159265358979323846 / 180.0);
+        return std::cos(half);
     }
 
     // dot(unit offset, heading) >= cos(half angle), without normalizing the offset.
