@@ -97,7 +97,7 @@ struct flock_workspace {
     // A cell's candidates beyond this many take the general path; the block stays
     // small enough for the first-level cache.
     static constexpr std::size_t block_capacity = 1024;
-    static_assert(block_capacity <= detail::block_capacity_limit<S>, "counts in the kernel must stay exact");
+    static_assert(block_capacity <= detail::block_capacity_limit, "counts in the kernel must stay exact");
     static constexpr std::size_t block_stride = block_capacity + 16;  // + lanes read past the end
 
     [[nodiscard]] detail::candidate_block<S, dimension_v<V>> block_for(std::size_t task) noexcept {
@@ -212,6 +212,13 @@ template <class V, class Finder>
 }
 
 namespace detail {
+// One boid's move: semi-implicit Euler in the speed band, then the world's edges.
+template <class V>
+void move_boid(V& position, V& velocity, const V& acceleration, scalar_t<V> dt, const flock_config<V>& cfg) noexcept {
+    boids::integrate(position, velocity, acceleration, dt, cfg.limits);
+    boids::confine(cfg.world, position, velocity);
+}
+
 template <class F, class = void>
 struct has_contiguous_runs : std::false_type {};
 template <class F>
@@ -323,8 +330,7 @@ bool fused_metric_step(span<V> positions, span<V> velocities, const flock_config
             }
             // Move (as flock_step's move pass would): p_i and v_i are boid i's state, bit for bit.
             V p = p_i, v = v_i;
-            boids::integrate(p, v, a, dt, cfg.limits);
-            boids::confine(cfg.world, p, v);
+            move_boid(p, v, a, dt, cfg);
             positions[i] = p;
             velocities[i] = v;
         }
@@ -389,8 +395,7 @@ void flock_step(span<V> positions, span<V> velocities, const flock_config<V>& cf
         for (std::size_t i = b; i < e; ++i) {
             if (!boids::is_finite(positions[i]) || !boids::is_finite(velocities[i])) continue;
             const V& a = in_slots ? ws.accelerations[detail::slot_of(finder, i)] : ws.accelerations[i];
-            boids::integrate(positions[i], velocities[i], a, dt, cfg.limits);
-            boids::confine(cfg.world, positions[i], velocities[i]);
+            detail::move_boid(positions[i], velocities[i], a, dt, cfg);
         }
     });
 }

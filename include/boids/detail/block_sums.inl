@@ -32,7 +32,7 @@ BOIDS_DETAIL_BLOCK_SUMS_SPEC void BOIDS_DETAIL_BLOCK_SUMS(const kernel_query<S, 
     const F zero = P::splat(S(0)), one = P::splat(S(1)), minus_one = P::splat(S(-1));
     // One counter for two counts, both small integers (exact in any float):
     // + 1 per neighbour, + zero_weight per lane at distance 0.
-    const S zero_weight = S(block_capacity_limit<S> + 1);
+    const S zero_weight = S(block_capacity_limit + 1);
     const F at_zero_weight = P::splat(zero_weight);
     F counts[R], offset[R][D], velocity[R][D], push[R][D];
     for (std::size_t r = 0; r < R; ++r) {

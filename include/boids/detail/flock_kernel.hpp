@@ -29,8 +29,7 @@ namespace detail {
 // The kernel's logical width: 32 bytes of lanes, whatever the pack width (see block_sums).
 template <class S>
 inline constexpr std::size_t block_lanes = 32 / sizeof(S);
-// The most candidates a block may hold, so that counts stay exact in S.
-template <class S>
+// The most candidates a block may hold, so that its counts stay exact in float.
 inline constexpr std::size_t block_capacity_limit = 4096;
 
 template <class S, std::size_t D>
