@@ -35,10 +35,13 @@ BOIDS_DETAIL_BLOCK_SUMS_SPEC void BOIDS_DETAIL_BLOCK_SUMS(const kernel_query<S, 
     const S zero_weight = S(block_capacity_limit + 1);
     const F at_zero_weight = P::splat(zero_weight);
     F counts[R], offset[R][D], velocity[R][D], push[R][D];
+    BOIDS_DETAIL_UNROLL
     for (std::size_t r = 0; r < R; ++r) {
         counts[r] = zero;
+        BOIDS_DETAIL_UNROLL
         for (std::size_t d = 0; d < D; ++d) offset[r][d] = velocity[r][d] = push[r][d] = zero;
     }
+    BOIDS_DETAIL_UNROLL
     for (std::size_t d = 0; d < D; ++d) {
         p[d] = P::splat(q.p[d]);
         size[d] = P::splat(q.size[d]);
@@ -55,12 +58,14 @@ BOIDS_DETAIL_BLOCK_SUMS_SPEC void BOIDS_DETAIL_BLOCK_SUMS(const kernel_query<S, 
     // would not be built for AVX with the function that holds it.
     const M every_lane = P::all();
     for (std::size_t t = 0; t < block.size; t += logical)
+      BOIDS_DETAIL_UNROLL
       for (std::size_t r = 0; r < R; ++r) {
         const std::size_t at = t + r * P::lanes;
         if (at >= block.size) break;
         const M valid = at + P::lanes <= block.size ? every_lane : P::first(block.size - at);
         F dx[D];
         F d2{};
+        BOIDS_DETAIL_UNROLL
         for (std::size_t d = 0; d < D; ++d) {
             F x = P::load(block.pos[d] + at) - p[d];
             if constexpr (Wrap == wrap_mode::per_shift) {
@@ -75,6 +80,7 @@ BOIDS_DETAIL_BLOCK_SUMS_SPEC void BOIDS_DETAIL_BLOCK_SUMS(const kernel_query<S, 
         M in = P::both(valid, d2 <= r2);
         if constexpr (Cone) {  // dot >= cos * |x|, in squares (see cone_sees)
             F dot = dx[0] * heading[0];
+            BOIDS_DETAIL_UNROLL
             for (std::size_t d = 1; d < D; ++d) dot = dot + dx[d] * heading[d];
             const M ahead = dot >= zero;
             const F lhs = dot * dot, rhs = cos2 * d2;
@@ -87,6 +93,7 @@ BOIDS_DETAIL_BLOCK_SUMS_SPEC void BOIDS_DETAIL_BLOCK_SUMS(const kernel_query<S, 
         F w;
         if constexpr (Linear) {
             F dist = safe;
+            BOIDS_DETAIL_UNROLL
             for (std::size_t k = 0; k < P::lanes; ++k) P::set(dist, k, std::sqrt(P::get(safe, k)));
             w = (one - dist / sep_radius) / dist * minus_one;
         } else {
@@ -94,6 +101,7 @@ BOIDS_DETAIL_BLOCK_SUMS_SPEC void BOIDS_DETAIL_BLOCK_SUMS(const kernel_query<S, 
         }
         w = P::keep(P::both(m, d2 < sep_r2), w);
         counts[r] = counts[r] + P::keep(in, P::select(apart, one, at_zero_weight));
+        BOIDS_DETAIL_UNROLL
         for (std::size_t d = 0; d < D; ++d) {
             offset[r][d] = offset[r][d] + P::keep(m, dx[d]);
             velocity[r][d] = velocity[r][d] + P::keep(m, P::load(block.vel[d] + at));
@@ -103,19 +111,28 @@ BOIDS_DETAIL_BLOCK_SUMS_SPEC void BOIDS_DETAIL_BLOCK_SUMS(const kernel_query<S, 
 
     // The tree: logical lane l = r * P::lanes + k; first l + (l + logical/2), and so on
     // (across the R packs, then within the pack).
-    for (std::size_t width = R / 2; width > 0; width /= 2)
+    // Widths R/2 down to 1, as a loop of constant trip count (so that it unrolls).
+    static_assert(R == 1 || R == 2 || R == 4 || R == 8, "block_sums: 1, 2, 4 or 8 packs a step");
+    BOIDS_DETAIL_UNROLL
+    for (std::size_t halving = 0; halving < 3; ++halving) {
+        const std::size_t width = std::size_t(4) >> halving;
+        if (width >= R) continue;
+        BOIDS_DETAIL_UNROLL
         for (std::size_t r = 0; r < width; ++r) {
             counts[r] = counts[r] + counts[r + width];
+            BOIDS_DETAIL_UNROLL
             for (std::size_t d = 0; d < D; ++d) {
                 offset[r][d] = offset[r][d] + offset[r + width][d];
                 velocity[r][d] = velocity[r][d] + velocity[r + width][d];
                 push[r][d] = push[r][d] + push[r + width][d];
             }
         }
+    }
     const auto both = static_cast<std::size_t>(P::sum(counts[0]));
     const std::size_t zeros = both / static_cast<std::size_t>(zero_weight);
     out.count = both % static_cast<std::size_t>(zero_weight);
     out.coincident = zeros > 0 ? zeros - 1 : 0;  // less the boid itself
+    BOIDS_DETAIL_UNROLL
     for (std::size_t d = 0; d < D; ++d) {
         out.offset[d] = P::sum(offset[0][d]);
         out.velocity[d] = P::sum(velocity[0][d]);

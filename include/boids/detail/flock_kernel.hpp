@@ -133,6 +133,7 @@ bool fill_block(const Grid& grid, const typename Grid::run_plan& plan, bool one_
         // more than the copy. Lanes past the run's end are read (the grid's arrays
         // are padded) and written past the block's end, then overwritten or masked.
         using P = pack<S>;
+        BOIDS_DETAIL_UNROLL
         for (std::size_t d = 0; d < D; ++d) {
             const S* from_p = axes + d * n + s0;
             const S* from_v = vels + d * n + s0;

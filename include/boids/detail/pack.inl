@@ -97,6 +97,7 @@ struct BOIDS_DETAIL_PACK {
     [[nodiscard]] static BOIDS_DETAIL_PACK_SPEC mask first(std::size_t k) noexcept {
 #if BOIDS_DETAIL_VECTOR_PACKS
         mask m{};
+        BOIDS_DETAIL_UNROLL
         for (std::size_t l = 0; l < lanes; ++l) m[l] = l < k ? -1 : 0;
         return m;
 #else
@@ -111,8 +112,21 @@ struct BOIDS_DETAIL_PACK {
     [[nodiscard]] static BOIDS_DETAIL_PACK_SPEC S sum(f v) noexcept {
         S lane[lanes];
         std::memcpy(lane, &v, sizeof v);
-        for (std::size_t width = lanes / 2; width > 0; width /= 2)
-            for (std::size_t k = 0; k < width; ++k) lane[k] += lane[k + width];
+        // Widths 8, 4, 2, 1 spelled out, so that every loop has a constant trip count.
+        if constexpr (lanes >= 16) {
+            BOIDS_DETAIL_UNROLL
+            for (std::size_t k = 0; k < 8; ++k) lane[k] += lane[k + 8];
+        }
+        if constexpr (lanes >= 8) {
+            BOIDS_DETAIL_UNROLL
+            for (std::size_t k = 0; k < 4; ++k) lane[k] += lane[k + 4];
+        }
+        if constexpr (lanes >= 4) {
+            lane[0] += lane[2];
+            lane[1] += lane[3];
+        }
+        if constexpr (lanes >= 2) lane[0] += lane[1];
+        static_assert(lanes <= 16, "pack::sum: at most 16 lanes");
         return lane[0];
     }
     [[nodiscard]] static BOIDS_DETAIL_PACK_SPEC S get(const f& v, std::size_t k) noexcept {
