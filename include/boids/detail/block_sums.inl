@@ -128,14 +128,25 @@ BOIDS_DETAIL_BLOCK_SUMS_SPEC void BOIDS_DETAIL_BLOCK_SUMS(const kernel_query<S, 
             }
         }
     }
-    const auto both = static_cast<std::size_t>(P::sum(counts[0]));
+    // Then within the pack: all 1 + 3 D sums at once.
+    F lanes_of[1 + 3 * D];
+    S total[1 + 3 * D];
+    lanes_of[0] = counts[0];
+    BOIDS_DETAIL_UNROLL
+    for (std::size_t d = 0; d < D; ++d) {
+        lanes_of[1 + d] = offset[0][d];
+        lanes_of[1 + D + d] = velocity[0][d];
+        lanes_of[1 + 2 * D + d] = push[0][d];
+    }
+    P::sum_each(lanes_of, total);
+    const auto both = static_cast<std::size_t>(total[0]);
     const std::size_t zeros = both / static_cast<std::size_t>(zero_weight);
     out.count = both % static_cast<std::size_t>(zero_weight);
     out.coincident = zeros > 0 ? zeros - 1 : 0;  // less the boid itself
     BOIDS_DETAIL_UNROLL
     for (std::size_t d = 0; d < D; ++d) {
-        out.offset[d] = P::sum(offset[0][d]);
-        out.velocity[d] = P::sum(velocity[0][d]);
-        out.push[d] = P::sum(push[0][d]);
+        out.offset[d] = total[1 + d];
+        out.velocity[d] = total[1 + D + d];
+        out.push[d] = total[1 + 2 * D + d];
     }
 }

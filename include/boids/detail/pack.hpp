@@ -28,6 +28,13 @@
 #  define BOIDS_DETAIL_UNROLL
 #endif
 
+// Shuffles of packs, where the compiler has them (clang++, g++ 12 and later).
+#if BOIDS_DETAIL_VECTOR_PACKS && (defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 12))
+#  define BOIDS_DETAIL_PACK_SHUFFLES 1
+#else
+#  define BOIDS_DETAIL_PACK_SHUFFLES 0
+#endif
+
 namespace boids {
 namespace detail {
 

@@ -110,23 +110,72 @@ struct BOIDS_DETAIL_PACK {
     // Pairwise: lane k plus lane k + lanes/2, and so on down to one. Always inlined:
     // a kernel ends with several of these, and a call each costs more than the adds.
     [[nodiscard]] static BOIDS_DETAIL_PACK_SPEC S sum(f v) noexcept {
-        S lane[lanes];
-        std::memcpy(lane, &v, sizeof v);
-        // Widths 8, 4, 2, 1 spelled out, so that every loop has a constant trip count.
-        if constexpr (lanes >= 16) {
-            BOIDS_DETAIL_UNROLL
-            for (std::size_t k = 0; k < 8; ++k) lane[k] += lane[k + 8];
+#if BOIDS_DETAIL_VECTOR_PACKS
+        if constexpr (Bytes == 32) {
+            // The first width, lane k + lane k + lanes/2, is the low half plus the high
+            // half: one vector add, where lane by lane it took a dozen moves and adds.
+            using half = typename pack_types<S, 16>::f;
+            half lo, hi;
+            std::memcpy(&lo, &v, sizeof lo);
+            std::memcpy(&hi, reinterpret_cast<const unsigned char*>(&v) + sizeof lo, sizeof hi);
+            return sum_lanes<lanes / 2>(lo + hi);
+        } else {
+            return sum_lanes<lanes>(v);
         }
-        if constexpr (lanes >= 8) {
+#else
+        return v;
+#endif
+    }
+    // out[k] = sum(in[k]) for every k, bit for bit. Packs of eight lanes go through
+    // the tree eight at a time, as shuffles across packs (21 instructions for eight
+    // sums where one sum alone takes about 10).
+    template <std::size_t N>
+    static BOIDS_DETAIL_PACK_SPEC void sum_each(const f (&in)[N], S (&out)[N]) noexcept {
+#if BOIDS_DETAIL_PACK_SHUFFLES
+        if constexpr (lanes == 8) {
             BOIDS_DETAIL_UNROLL
-            for (std::size_t k = 0; k < 4; ++k) lane[k] += lane[k + 4];
+            for (std::size_t g = 0; g < N; g += 8) {
+                f x[8];
+                BOIDS_DETAIL_UNROLL
+                for (std::size_t k = 0; k < 8; ++k) x[k] = g + k < N ? in[g + k] : f{};
+                // Width 4, pack pairs (a, b): [a0+a4 .. a3+a7 | b0+b4 .. b3+b7].
+                f w4[4];
+                BOIDS_DETAIL_UNROLL
+                for (std::size_t k = 0; k < 4; ++k)
+                    w4[k] = __builtin_shufflevector(x[2 * k], x[2 * k + 1], 0, 1, 2, 3, 8, 9, 10, 11) +
+                            __builtin_shufflevector(x[2 * k], x[2 * k + 1], 4, 5, 6, 7, 12, 13, 14, 15);
+                // Width 2, within each half: [a'0+a'2, a'1+a'3, c'.., c'.. | b'.., d'..].
+                f w2[2];
+                BOIDS_DETAIL_UNROLL
+                for (std::size_t k = 0; k < 2; ++k)
+                    w2[k] = __builtin_shufflevector(w4[2 * k], w4[2 * k + 1], 0, 1, 8, 9, 4, 5, 12, 13) +
+                            __builtin_shufflevector(w4[2 * k], w4[2 * k + 1], 2, 3, 10, 11, 6, 7, 14, 15);
+                // Width 1: the totals of packs 0, 2, 4, 6 | 1, 3, 5, 7.
+                const f total = __builtin_shufflevector(w2[0], w2[1], 0, 2, 8, 10, 4, 6, 12, 14) +
+                                __builtin_shufflevector(w2[0], w2[1], 1, 3, 9, 11, 5, 7, 13, 15);
+                S t[8];
+                std::memcpy(t, &total, sizeof t);
+                BOIDS_DETAIL_UNROLL
+                for (std::size_t k = 0; k < 8; ++k)
+                    if (g + k < N) out[g + k] = t[(k % 2) * 4 + k / 2];
+            }
+            return;
         }
-        if constexpr (lanes >= 4) {
+#endif
+        BOIDS_DETAIL_UNROLL
+        for (std::size_t k = 0; k < N; ++k) out[k] = sum(in[k]);
+    }
+    // The rest of the tree over the first N lanes of x: widths N/2, ..., 1.
+    template <std::size_t N, class X>
+    [[nodiscard]] static BOIDS_DETAIL_PACK_SPEC S sum_lanes(X x) noexcept {
+        static_assert(N == 1 || N == 2 || N == 4, "pack::sum: 1, 2 or 4 lanes after the halves");
+        S lane[N];
+        std::memcpy(lane, &x, sizeof lane);
+        if constexpr (N == 4) {
             lane[0] += lane[2];
             lane[1] += lane[3];
         }
-        if constexpr (lanes >= 2) lane[0] += lane[1];
-        static_assert(lanes <= 16, "pack::sum: at most 16 lanes");
+        if constexpr (N >= 2) lane[0] += lane[1];
         return lane[0];
     }
     [[nodiscard]] static BOIDS_DETAIL_PACK_SPEC S get(const f& v, std::size_t k) noexcept {
