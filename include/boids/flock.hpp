@@ -236,8 +236,8 @@ std::size_t slot_of(const Finder& finder, std::size_t i) {
 // sees the old state: the kernel reads only the grid's copies, made before any boid
 // moved, and the rare boid that takes the general path reads a copy of the old
 // velocities. Returns false (having changed nothing) when this step cannot use it: a
-// state that is not finite, or a toroidal position outside the box (keep positions
-// in [0, size), as confine() does).
+// state that is not finite, a coordinate beyond a quarter of the largest float, or a
+// toroidal position outside the box (keep positions in [0, size), as confine() does).
 template <class V, class Grid, class Executor>
 bool fused_metric_step(span<V> positions, span<V> velocities, const flock_config<V>& cfg, const Grid& grid,
                        flock_workspace<V>& ws, scalar_t<V> dt, std::size_t tasks, Executor& executor) {
@@ -258,9 +258,11 @@ bool fused_metric_step(span<V> positions, span<V> velocities, const flock_config
         for (std::size_t s = b; s < e; ++s) {
             const V& p = pos[order[s]];
             const V& v = velocities[order[s]];
-            ok = ok && boids::is_finite(p) && boids::is_finite(v);
+            ok = ok && boids::is_finite(v);
             for (std::size_t d = 0; d < D; ++d) {
-                if (toroidal && !(boids::get(p, d) >= S(0) && boids::get(p, d) < cfg.world.size[d])) ok = false;
+                const S x = boids::get(p, d);
+                if (!(std::fabs(x) < position_limit<S>)) ok = false;  // finite, and far from the kernel's sentinels
+                if (toroidal && !(x >= S(0) && x < cfg.world.size[d])) ok = false;
                 ws.sorted_velocities[d * n + s] = boids::get(v, d);
             }
         }

@@ -53,16 +53,15 @@ BOIDS_DETAIL_BLOCK_SUMS_SPEC void BOIDS_DETAIL_BLOCK_SUMS(const kernel_query<S, 
     const F cos2 = P::splat(q.cos_half * q.cos_half);
     const bool cos_positive = q.cos_half >= S(0);
 
-    // Packs in order, R to a step; a pack is cut short only at the block's end (lanes
-    // past the end are read, not counted). No lambdas here: a lambda's call operator
-    // would not be built for AVX with the function that holds it.
-    const M every_lane = P::all();
+    // Packs in order, R to a step. Lanes past the block's end hold fill_block's
+    // sentinel, so far away that they add +0 to every sum, as a masked lane would: no
+    // mask for the end. No lambdas here: a lambda's call operator would not be built
+    // for AVX with the function that holds it.
     for (std::size_t t = 0; t < block.size; t += logical)
       BOIDS_DETAIL_UNROLL
       for (std::size_t r = 0; r < R; ++r) {
         const std::size_t at = t + r * P::lanes;
         if (at >= block.size) break;
-        const M valid = at + P::lanes <= block.size ? every_lane : P::first(block.size - at);
         F dx[D];
         F d2{};
         BOIDS_DETAIL_UNROLL
@@ -77,7 +76,7 @@ BOIDS_DETAIL_BLOCK_SUMS_SPEC void BOIDS_DETAIL_BLOCK_SUMS(const kernel_query<S, 
             dx[d] = x;
             d2 = d == 0 ? x * x : d2 + x * x;  // +0 + x*x would be x*x: the same bits
         }
-        M in = P::both(valid, d2 <= r2);
+        M in = d2 <= r2;
         if constexpr (Cone) {  // dot >= cos * |x|, in squares (see cone_sees)
             F dot = dx[0] * heading[0];
             BOIDS_DETAIL_UNROLL

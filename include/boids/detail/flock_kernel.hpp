@@ -32,6 +32,15 @@ inline constexpr std::size_t block_lanes = 32 / sizeof(S);
 // The most candidates a block may hold, so that its counts stay exact in float.
 inline constexpr std::size_t block_capacity_limit = 4096;
 
+// Where lanes past a block's end sit, on every axis. For a boid with every |coordinate|
+// below position_limit (the fused step checks), a sentinel's offset is finite and
+// positive and its squared distance overflows to +inf: never within a radius, and
+// its shares of the sums are +0 (w = +0 times a finite offset).
+template <class S>
+inline constexpr S block_sentinel = std::numeric_limits<S>::max() / 2;
+template <class S>
+inline constexpr S position_limit = std::numeric_limits<S>::max() / 4;
+
 template <class S, std::size_t D>
 struct neighborhood_sums {
     std::size_t count = 0;
@@ -153,7 +162,14 @@ bool fill_block(const Grid& grid, const typename Grid::run_plan& plan, bool one_
     };
     if (one_image) grid.for_each_run_with_image(slot, plan, add);
     else grid.for_each_run(slot, plan, [&](std::size_t s0, std::size_t s1) { add(s0, s1, nullptr); });
-    return fits;
+    if (!fits) return false;
+    // The kernel reads up to block_lanes - 1 lanes past the end: sentinels there.
+    using P = pack<S>;
+    const typename P::f far = P::splat(block_sentinel<S>);
+    BOIDS_DETAIL_UNROLL
+    for (std::size_t d = 0; d < D; ++d)
+        for (std::size_t k = 0; k < block_lanes<S>; k += P::lanes) P::store(block.pos[d] + block.size + k, far);
+    return true;
 }
 
 } // namespace detail

@@ -88,7 +88,7 @@ public:
         order_.resize(n);
         slot_.resize(n);
         scell_.resize(n);
-        spos_.assign(n * dim + padding, scalar(0));
+        if (spos_.size() != n * dim + padding) spos_.assign(n * dim + padding, scalar(0));  // every slot is written below
         if (Hashed) {
             cmin_.fill(std::numeric_limits<std::int32_t>::max());
             cmax_.fill(std::numeric_limits<std::int32_t>::min());
@@ -882,9 +882,12 @@ private:
     [[nodiscard]] std::int32_t cell_coord(scalar x, std::size_t d) const noexcept {
         if (!Hashed && world_.kind == edges::toroidal && std::isfinite(x))
             x = world_for<V>::wrap_scalar(x, world_.size[d]);
-        scalar t = std::floor((x - origin_[d]) / w_[d]);
+        const scalar u = (x - origin_[d]) / w_[d];
         const scalar hi = Hashed ? scalar(1 << 29) : static_cast<scalar>(n_[d] - 1);  // differences fit int32
         const scalar lo = Hashed ? -scalar(1 << 29) : scalar(0);
+        // A dense grid's cells start at 0, where truncation is the floor: u < 0 goes
+        // to cell 0 by either. (std::floor is a call or a dozen instructions without SSE4.1.)
+        scalar t = Hashed ? std::floor(u) : u;
         if (!(t >= lo)) t = (t < lo) ? lo : scalar(0);  // NaN goes to cell 0
         if (t > hi) t = hi;
         return static_cast<std::int32_t>(t);
