@@ -140,23 +140,41 @@ bool fill_block(const Grid& grid, const typename Grid::run_plan& plan, bool one_
         }
         // Whole packs: runs are short, and a call to memcpy per run and axis costs
         // more than the copy. Lanes past the run's end are read (the grid's arrays
-        // are padded) and written past the block's end, then overwritten or masked.
+        // are padded) and written past the block's end, then overwritten. One loop
+        // for every axis: its exit, which depends on the run's length, is the branch
+        // the CPU mispredicts, once a run rather than once an axis.
         using P = pack<S>;
-        BOIDS_DETAIL_UNROLL
-        for (std::size_t d = 0; d < D; ++d) {
-            const S* from_p = axes + d * n + s0;
-            const S* from_v = vels + d * n + s0;
-            S* to_p = block.pos[d] + block.size;
-            S* to_v = block.vel[d] + block.size;
+        bool shifted_run = false;
+        if (shift != nullptr)
+            for (std::size_t d = 0; d < D; ++d) shifted_run = shifted_run || shift[d] != S(0);
+        if (shifted_run && !block.shifted) {  // the first torus image: the runs before it had none
+            block.shifted = true;
+            for (std::size_t d = 0; d < D; ++d)
+                for (std::size_t k = 0; k < block.size; k += P::lanes) P::store(block.shift[d] + k, P::splat(S(0)));
+        }
+        const S* from_p = axes + s0;
+        const S* from_v = vels + s0;
+        const std::size_t to = block.size;
+        if (block.shifted) {  // the kernel reads shifts: every run writes its own
+            typename P::f image[D];
+            BOIDS_DETAIL_UNROLL
+            for (std::size_t d = 0; d < D; ++d) image[d] = P::splat(shift != nullptr ? shift[d] : S(0));
             for (std::size_t k = 0; k < m; k += P::lanes) {
-                P::store(to_p + k, P::load(from_p + k));
-                P::store(to_v + k, P::load(from_v + k));
+                BOIDS_DETAIL_UNROLL
+                for (std::size_t d = 0; d < D; ++d) {
+                    P::store(block.pos[d] + to + k, P::load(from_p + d * n + k));
+                    P::store(block.vel[d] + to + k, P::load(from_v + d * n + k));
+                    P::store(block.shift[d] + to + k, image[d]);
+                }
             }
-            if (shift == nullptr) continue;  // no torus image: the kernel never reads shifts
-            block.shifted = block.shifted || shift[d] != S(0);
-            const typename P::f image = P::splat(shift[d]);
-            S* to_s = block.shift[d] + block.size;
-            for (std::size_t k = 0; k < m; k += P::lanes) P::store(to_s + k, image);
+        } else {
+            for (std::size_t k = 0; k < m; k += P::lanes) {
+                BOIDS_DETAIL_UNROLL
+                for (std::size_t d = 0; d < D; ++d) {
+                    P::store(block.pos[d] + to + k, P::load(from_p + d * n + k));
+                    P::store(block.vel[d] + to + k, P::load(from_v + d * n + k));
+                }
+            }
         }
         block.size += m;
     };
