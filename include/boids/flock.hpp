@@ -17,6 +17,7 @@
 #include <vector>
 #include "behaviors/seek_flee_arrive.hpp"
 #include "executor.hpp"
+#include "detail/flock_finish.hpp"
 #include "detail/flock_kernel.hpp"
 #include "flocking.hpp"
 #include "neighbors/auto_finder.hpp"
@@ -291,6 +292,31 @@ bool fused_metric_step(span<V> positions, span<V> velocities, const flock_config
         q.r2 = cfg.view_radius * cfg.view_radius;
         q.sep_radius = cfg.separate.radius;
         q.sep_r2 = cfg.separate.radius * cfg.separate.radius;
+        // Boids whose sums are known wait here for their last stage, done pack-wide.
+        finish_batch<S, D> batch{};  // zeros: the lanes past its size compute on finite leftovers
+        const bool batched = batch_finish_supported(cfg);
+        auto finish_waiting = [&] {
+            finish_batch_lanes(batch, cfg, dt);
+            for (std::size_t k = 0; k < batch.size; ++k) {
+                const std::size_t i = order[batch.slot[k]];
+                V p = boids::generate<V>([&](std::size_t d) { return batch.new_p[d][k]; });
+                V v = boids::generate<V>([&](std::size_t d) { return batch.new_v[d][k]; });
+                if (batch.redo[k]) {  // a rarer branch of the per-boid functions: they do it
+                    auto lane = [&](const S (&a)[D][finish_batch<S, D>::stride]) {
+                        return boids::generate<V>([&](std::size_t d) { return a[d][k]; });
+                    };
+                    p = lane(batch.p);
+                    v = lane(batch.v);
+                    const V a = flock_acceleration_from_sums(p, v, static_cast<std::size_t>(batch.count[k]), lane(batch.push),
+                                                             boids::zero<V>(), false, lane(batch.offset),
+                                                             lane(batch.velocity), cfg);
+                    move_boid(p, v, a, dt, cfg);
+                }
+                positions[i] = p;
+                velocities[i] = v;
+            }
+            batch.size = 0;
+        };
         std::size_t cell_end = b;  // the block holds the candidates of slots up to here
         bool filled = false;
         for (std::size_t s = b; s < e; ++s) {
@@ -325,6 +351,19 @@ bool fused_metric_step(span<V> positions, span<V> velocities, const flock_config
             V a;
             if (!filled || sums.coincident > 0 || sums.count > cfg.max_neighbors) {  // rare: the exact general path
                 a = flock_acceleration(i, pos, old_vel, find_neighbors(i, grid, old_vel, cfg, buf), cfg);
+            } else if (batched) {
+                const std::size_t k = batch.size++;
+                batch.slot[k] = s;
+                batch.count[k] = static_cast<S>(sums.count);
+                for (std::size_t d = 0; d < D; ++d) {
+                    batch.p[d][k] = axes[d * n + s];
+                    batch.v[d][k] = vels[d * n + s];
+                    batch.push[d][k] = sums.push[d];
+                    batch.offset[d][k] = sums.offset[d];
+                    batch.velocity[d][k] = sums.velocity[d];
+                }
+                if (batch.size == batch.capacity) finish_waiting();
+                continue;
             } else {
                 const V zero = boids::zero<V>();
                 a = flock_acceleration_from_sums(p_i, v_i, sums.count, to_vector<V>(sums.push), zero, false,
@@ -336,6 +375,7 @@ bool fused_metric_step(span<V> positions, span<V> velocities, const flock_config
             positions[i] = p;
             velocities[i] = v;
         }
+        finish_waiting();
     });
     return true;
 }

@@ -5,6 +5,7 @@
 // else (MSVC), or BOIDS_NO_VECTOR_EXTENSIONS, gets packs of one lane: the same
 // kernel, scalar. Comparisons become 0/1 multipliers, never branches.
 #pragma once
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -89,7 +90,9 @@ struct pack_types {
 #define BOIDS_DETAIL_PACK pack
 #define BOIDS_DETAIL_PACK_DEFAULT = BOIDS_DETAIL_PACK_BYTES
 #define BOIDS_DETAIL_PACK_SPEC BOIDS_DETAIL_INLINE
+#define BOIDS_DETAIL_PACK_IS_AVX 0
 #include "pack.inl"
+#undef BOIDS_DETAIL_PACK_IS_AVX
 #undef BOIDS_DETAIL_PACK
 #undef BOIDS_DETAIL_PACK_DEFAULT
 #undef BOIDS_DETAIL_PACK_SPEC
@@ -99,7 +102,9 @@ struct pack_types {
 #  define BOIDS_DETAIL_PACK pack_avx
 #  define BOIDS_DETAIL_PACK_DEFAULT
 #  define BOIDS_DETAIL_PACK_SPEC __attribute__((target("avx"))) BOIDS_DETAIL_INLINE
+#  define BOIDS_DETAIL_PACK_IS_AVX 1
 #  include "pack.inl"
+#  undef BOIDS_DETAIL_PACK_IS_AVX
 #  undef BOIDS_DETAIL_PACK
 #  undef BOIDS_DETAIL_PACK_DEFAULT
 #  undef BOIDS_DETAIL_PACK_SPEC

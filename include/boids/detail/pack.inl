@@ -93,6 +93,42 @@ struct BOIDS_DETAIL_PACK {
         return a && !b;
 #endif
     }
+    [[nodiscard]] static BOIDS_DETAIL_PACK_SPEC mask either(mask a, mask b) noexcept {
+#if BOIDS_DETAIL_VECTOR_PACKS
+        return a | b;
+#else
+        return a || b;
+#endif
+    }
+    // Whether m holds in lane k.
+    [[nodiscard]] static BOIDS_DETAIL_PACK_SPEC bool lane_on(mask m, std::size_t k) noexcept {
+#if BOIDS_DETAIL_VECTOR_PACKS
+        return m[k] != 0;
+#else
+        (void)k;
+        return m;
+#endif
+    }
+    // The square root of every lane, correctly rounded as std::sqrt is (so the same
+    // bits), in one instruction where the target has one.
+    [[nodiscard]] static BOIDS_DETAIL_PACK_SPEC f sqrt(f x) noexcept {
+#if BOIDS_DETAIL_VECTOR_PACKS && (defined(__x86_64__) || defined(__i386__)) && defined(__SSE2__)
+        if constexpr (Bytes == 16 && sizeof(S) == 4) return __builtin_ia32_sqrtps(x);
+        if constexpr (Bytes == 16 && sizeof(S) == 8) return __builtin_ia32_sqrtpd(x);
+#  if defined(__AVX__) || BOIDS_DETAIL_PACK_IS_AVX
+        if constexpr (Bytes == 32 && sizeof(S) == 4) return __builtin_ia32_sqrtps256(x);
+        if constexpr (Bytes == 32 && sizeof(S) == 8) return __builtin_ia32_sqrtpd256(x);
+#  endif
+#endif
+#if BOIDS_DETAIL_VECTOR_PACKS
+        f r = x;
+        BOIDS_DETAIL_UNROLL
+        for (std::size_t k = 0; k < lanes; ++k) r[k] = std::sqrt(x[k]);
+        return r;
+#else
+        return std::sqrt(x);
+#endif
+    }
     // True in the first k lanes (k <= lanes).
     [[nodiscard]] static BOIDS_DETAIL_PACK_SPEC mask first(std::size_t k) noexcept {
 #if BOIDS_DETAIL_VECTOR_PACKS
