@@ -50,8 +50,8 @@ BOIDS_DETAIL_BLOCK_SUMS_SPEC void BOIDS_DETAIL_BLOCK_SUMS(const kernel_query<S, 
         heading[d] = P::splat(q.heading[d]);
     }
     const F r2 = P::splat(q.r2), sep_r2 = P::splat(q.sep_r2), sep_radius = P::splat(q.sep_radius);
-    const F cos2 = P::splat(q.cos_half * q.cos_half);
-    const bool cos_positive = q.cos_half >= S(0);
+    const S cos2 = q.cos_half * q.cos_half;
+    const F cone_k = P::splat(q.cos_half >= S(0) ? cos2 : -cos2);
 
     // Packs in order, R to a step. Lanes past the block's end hold fill_block's
     // sentinel, so far away that they add +0 to every sum, as a masked lane would: no
@@ -77,14 +77,11 @@ BOIDS_DETAIL_BLOCK_SUMS_SPEC void BOIDS_DETAIL_BLOCK_SUMS(const kernel_query<S, 
             d2 = d == 0 ? x * x : d2 + x * x;  // +0 + x*x would be x*x: the same bits
         }
         M in = d2 <= r2;
-        if constexpr (Cone) {  // dot >= cos * |x|, in squares (see cone_sees)
+        if constexpr (Cone) {  // dot >= cos * |x|, in squares with dot's sign (see cone_sees)
             F dot = dx[0] * heading[0];
             BOIDS_DETAIL_UNROLL
             for (std::size_t d = 1; d < D; ++d) dot = dot + dx[d] * heading[d];
-            const M ahead = dot >= zero;
-            const F lhs = dot * dot, rhs = cos2 * d2;
-            if (cos_positive) in = P::both(in, P::both(ahead, lhs >= rhs));
-            else in = P::but_not(in, P::but_not(lhs > rhs, ahead));
+            in = P::both(in, dot * P::abs(dot) >= cone_k * d2);
         }
         const M apart = d2 > zero;
         const M m = P::both(in, apart);

@@ -100,6 +100,13 @@ struct BOIDS_DETAIL_PACK {
         return a || b;
 #endif
     }
+    [[nodiscard]] static BOIDS_DETAIL_PACK_SPEC f abs(f x) noexcept {
+#if BOIDS_DETAIL_VECTOR_PACKS
+        return as_floats(as_bits(x) & ~as_bits(splat(S(-0.0))));  // the sign bit cleared
+#else
+        return std::fabs(x);
+#endif
+    }
     // Whether m holds in lane k.
     [[nodiscard]] static BOIDS_DETAIL_PACK_SPEC bool lane_on(mask m, std::size_t k) noexcept {
 #if BOIDS_DETAIL_VECTOR_PACKS

@@ -29,8 +29,11 @@ struct neighbor {
 // call that may set errno.
 template <class S>
 [[nodiscard]] constexpr bool cone_sees(S dot, S d2, S c) noexcept {
+    // dot |dot| >= c |c| d2: one comparison whatever c's sign (as the flock kernel does
+    // it, lane-wide). For c >= 0 it needs dot >= 0 and dot^2 >= c^2 d2; for c < 0 it
+    // fails only where dot < 0 and dot^2 > c^2 d2.
     const S rhs = c * c * d2;
-    return c >= S(0) ? (dot >= S(0) && dot * dot >= rhs) : (dot >= S(0) || dot * dot <= rhs);
+    return dot * (dot < S(0) ? -dot : dot) >= (c >= S(0) ? rhs : -rhs);
 }
 
 // A vision cone: a neighbour counts when the angle between the heading and the
