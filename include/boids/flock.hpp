@@ -252,16 +252,16 @@ bool fused_metric_step(span<V> positions, span<V> velocities, const flock_config
     const auto order = grid.order();
     if (ws.sorted_velocities.size() != n * D + Grid::padding) ws.sorted_velocities.assign(n * D + Grid::padding, S(0));
     if (ws.old_velocities.size() != n) ws.old_velocities.resize(n);
+    const S* axes = grid.sorted_axis(0).data();  // positions per axis, n apart, in cell order
     executor(tasks, [&](std::size_t t) {  // gather, in parallel: every task checks its slots
         const std::size_t b = n * t / tasks, e = n * (t + 1) / tasks;
         std::copy(velocities.data() + b, velocities.data() + e, ws.old_velocities.data() + b);
         bool ok = true;
         for (std::size_t s = b; s < e; ++s) {
-            const V& p = pos[order[s]];
             const V& v = velocities[order[s]];
             ok = ok && boids::is_finite(v);
             for (std::size_t d = 0; d < D; ++d) {
-                const S x = boids::get(p, d);
+                const S x = axes[d * n + s];  // positions[order[s]], read in order
                 if (!(std::fabs(x) < position_limit<S>)) ok = false;  // finite, and far from the kernel's sentinels
                 if (toroidal && !(x >= S(0) && x < cfg.world.size[d])) ok = false;
                 ws.sorted_velocities[d * n + s] = boids::get(v, d);
@@ -274,7 +274,6 @@ bool fused_metric_step(span<V> positions, span<V> velocities, const flock_config
     const bool cone = cfg.view_angle < S(360);
     const S cos_half = vision_cone<S, D>::cos_half_of(cfg.view_angle);  // once per step, not per boid
     const bool linear = cfg.separate.falloff == separation_falloff::linear;
-    const S* axes = grid.sorted_axis(0).data();
     const auto plan = grid.plan_for(cfg.view_radius);
     const bool one_image = toroidal && grid.runs_have_one_image(plan);
     const bool avx = kernel_uses_avx();

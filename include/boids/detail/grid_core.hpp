@@ -93,20 +93,23 @@ public:
             cmin_.fill(std::numeric_limits<std::int32_t>::max());
             cmax_.fill(std::numeric_limits<std::int32_t>::min());
         }
+        bool inside = true;  // every position in the box (the by-distance query needs it in a torus)
         for (std::size_t i = 0; i < n; ++i) {
             const std::size_t s = cursor_[pbucket_[i]]++;
             order_[s] = i;
             slot_[i] = s;
             scell_[s] = pcell_[i];
             for (std::size_t d = 0; d < dim; ++d) {
-                spos_[d * n + s] = boids::get(positions[i], d);
+                const scalar x = boids::get(positions[i], d);
+                spos_[d * n + s] = x;
+                inside = inside && x >= scalar(0) && x < world_.size[d];
                 if (Hashed) {
                     cmin_[d] = std::min(cmin_[d], pcell_[i][d]);
                     cmax_[d] = std::max(cmax_[d], pcell_[i][d]);
                 }
             }
         }
-        prepare_nearest();
+        prepare_nearest(inside);
     }
 
     // The same index, built by `tasks` tasks of `executor` (see executor.hpp): each
@@ -129,6 +132,7 @@ public:
         if (spos_.size() != n * dim + padding) spos_.assign(n * dim + padding, scalar(0));  // every slot is written below
         task_counts_.assign(tasks * nb, 0);
         task_max_abs_.assign(tasks, scalar(0));
+        task_inside_.assign(tasks, 0);
         const bool torus = world_.kind == edges::toroidal;
         executor(tasks, [&](std::size_t t) {  // cells, and counts per task
             const std::size_t b = n * t / tasks, e = n * (t + 1) / tasks;
@@ -166,15 +170,23 @@ public:
         executor(tasks, [&](std::size_t t) {
             const std::size_t b = n * t / tasks, e = n * (t + 1) / tasks;
             std::size_t* cursor = task_counts_.data() + t * nb;
+            bool inside = true;
             for (std::size_t i = b; i < e; ++i) {
                 const std::size_t s = cursor[pbucket_[i]]++;
                 order_[s] = i;
                 slot_[i] = s;
                 scell_[s] = pcell_[i];
-                for (std::size_t d = 0; d < dim; ++d) spos_[d * n + s] = boids::get(positions[i], d);
+                for (std::size_t d = 0; d < dim; ++d) {
+                    const scalar x = boids::get(positions[i], d);
+                    spos_[d * n + s] = x;
+                    inside = inside && x >= scalar(0) && x < world_.size[d];
+                }
             }
+            task_inside_[t] = inside ? 1 : 0;
         });
-        prepare_nearest();
+        bool inside = true;
+        for (std::size_t t = 0; t < tasks; ++t) inside = inside && task_inside_[t] == 1;
+        prepare_nearest(inside);
     }
 
     [[nodiscard]] std::size_t slot_of(std::size_t i) const noexcept { return slot_[i]; }
@@ -440,16 +452,9 @@ private:
     // Whether the by-distance query can run on this build: dense, indices that fit
     // 32 bits, and in a toroidal world every point inside the box (the branch-free
     // minimum image assumes it).
-    void prepare_nearest() {
-        near_ready_ = false;
-        if (Hashed || order_.size() >= (std::size_t(1) << 31)) return;
-        if (world_.kind == edges::toroidal) {
-            const std::size_t n = order_.size();
-            for (std::size_t d = 0; d < dim; ++d)
-                for (std::size_t s = 0; s < n; ++s)
-                    if (!(spos_[d * n + s] >= scalar(0) && spos_[d * n + s] < world_.size[d])) return;
-        }
-        near_ready_ = true;
+    // `inside`: every position lies in [0, size) on every axis (found while sorting).
+    void prepare_nearest(bool inside) {
+        near_ready_ = !Hashed && order_.size() < (std::size_t(1) << 31) && (world_.kind != edges::toroidal || inside);
     }
 
     // The gap along axis d between coordinate x and (unwrapped) cell j, less rounding
@@ -1086,6 +1091,7 @@ private:
     std::vector<cell_t> pcell_, scell_;
     std::vector<std::size_t> task_counts_;  // the parallel build's counts, then cursors, per task and cell
     std::vector<scalar> task_max_abs_;
+    std::vector<unsigned char> task_inside_;  // per task of the parallel build: its boids all lie in the box
     std::vector<scalar> spos_;
     bool near_ready_ = false;  // the by-distance k-nearest query suits this build
 };
