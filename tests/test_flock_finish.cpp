@@ -33,7 +33,8 @@ TEMPLATE_TEST_CASE("the batched last stage gives the per-boid functions' bits, l
     for (auto kind : {boids::edges::open, boids::edges::bounded, boids::edges::wrap, boids::edges::toroidal})
         for (auto falloff : {boids::separation_falloff::inverse_square, boids::separation_falloff::linear})
             for (S min_speed : {S(0), S(0.3)})
-                for (bool extreme : {false, true}) {
+                for (bool extreme : {false, true})
+                for (bool avx : {false, boids::detail::kernel_uses_avx()}) {  // the AVX build where the CPU has it
                     boids::flock_config<V> cfg;
                     cfg.world.kind = kind;
                     cfg.world.size.fill(S(20));
@@ -58,7 +59,7 @@ TEMPLATE_TEST_CASE("the batched last stage gives the per-boid functions' bits, l
                             b.velocity[d][k] = uniform(-20, 20);
                         }
                     }
-                    boids::detail::finish_batch_lanes(b, cfg, dt);
+                    boids::detail::finish_batch_lanes(avx, b, cfg, dt);
                     std::size_t redone = 0, mismatched = 0;
                     for (std::size_t k = 0; k < b.size; ++k) {
                         auto lane = [&](const S (&a)[D][boids::detail::finish_batch<S, D>::stride]) {
@@ -77,7 +78,7 @@ TEMPLATE_TEST_CASE("the batched last stage gives the per-boid functions' bits, l
                             if (!agrees(b.new_p[d][k], boids::get(p, d)) || !agrees(b.new_v[d][k], boids::get(v, d)))
                                 ++mismatched;
                     }
-                    CAPTURE(static_cast<int>(kind), static_cast<int>(falloff), min_speed, extreme, redone);
+                    CAPTURE(static_cast<int>(kind), static_cast<int>(falloff), min_speed, extreme, avx, redone);
                     CHECK(mismatched == 0);
                     if (!extreme) CHECK(redone == 0);  // ordinary boids never leave the pack
                     // Positions that leave a wrapping box need fmod: handed back.

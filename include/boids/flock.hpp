@@ -295,7 +295,7 @@ bool fused_metric_step(span<V> positions, span<V> velocities, const flock_config
         finish_batch<S, D> batch{};  // zeros: the lanes past its size compute on finite leftovers
         const bool batched = batch_finish_supported(cfg);
         auto finish_waiting = [&] {
-            finish_batch_lanes(batch, cfg, dt);
+            finish_batch_lanes(avx, batch, cfg, dt);
             for (std::size_t k = 0; k < batch.size; ++k) {
                 const std::size_t i = order[batch.slot[k]];
                 V p = boids::generate<V>([&](std::size_t d) { return batch.new_p[d][k]; });
