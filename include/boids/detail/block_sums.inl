@@ -88,9 +88,7 @@ BOIDS_DETAIL_BLOCK_SUMS_SPEC void BOIDS_DETAIL_BLOCK_SUMS(const kernel_query<S, 
         const F safe = d2 + P::keep_unless(apart, one);  // d2 where apart, 1 at distance 0
         F w;
         if constexpr (Linear) {
-            F dist = safe;
-            BOIDS_DETAIL_UNROLL
-            for (std::size_t k = 0; k < P::lanes; ++k) P::set(dist, k, std::sqrt(P::get(safe, k)));
+            const F dist = P::sqrt(safe);
             w = (one - dist / sep_radius) / dist * minus_one;
         } else {
             w = minus_one / safe;

@@ -221,20 +221,4 @@ struct BOIDS_DETAIL_PACK {
         if constexpr (N >= 2) lane[0] += lane[1];
         return lane[0];
     }
-    [[nodiscard]] static BOIDS_DETAIL_PACK_SPEC S get(const f& v, std::size_t k) noexcept {
-#if BOIDS_DETAIL_VECTOR_PACKS
-        return v[k];
-#else
-        (void)k;
-        return v;
-#endif
-    }
-    static BOIDS_DETAIL_PACK_SPEC void set(f& v, std::size_t k, S s) noexcept {
-#if BOIDS_DETAIL_VECTOR_PACKS
-        v[k] = s;
-#else
-        (void)k;
-        v = s;
-#endif
-    }
 };
