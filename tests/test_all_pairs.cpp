@@ -63,6 +63,23 @@ TEST_CASE("k_nearest keeps the k smallest with ties broken by index", "[all_pair
     CHECK(knn[1].index == 7);
     CHECK(knn[2].index == 8);
     CHECK(knn.worst_distance_squared() == 2.0);
+    // A finder that ranks its own candidates writes them in place, in order; the sink
+    // then reads as if they had been offered one by one.
+    knn.clear();
+    for (std::size_t j : {3u, 5u}) {
+        auto& nb = knn.append_ranked();
+        nb.index = j;
+        nb.distance_squared = double(j);
+        nb.offset = {double(j), 0.0};
+    }
+    REQUIRE(knn.size() == 2);
+    CHECK(knn[1].index == 5);
+    CHECK(knn.worst_distance_squared() == std::numeric_limits<double>::infinity());  // not full yet
+    knn({4u, 4.0, {}});
+    REQUIRE(knn.size() == 3);
+    CHECK(knn[1].index == 4);
+    CHECK(knn[2].offset[0] == 5.0);
+    CHECK(knn.worst_distance_squared() == 5.0);
     boids::buffer_sink<double, 2> buf{boids::span<boids::neighbor<double, 2>>(storage)};
     for (std::size_t j = 0; j < 5; ++j) buf({j, 1.0, {}});
     CHECK(buf.size == 3);

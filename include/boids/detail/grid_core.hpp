@@ -398,6 +398,15 @@ public:
                 bool inside_block = true;
                 for (std::size_t d = 0; d < dim; ++d)
                     inside_block = inside_block && std::ceil((t + slack(t)) / w_[d]) <= scalar(1);
+                // The widest ball the block holds whole: the second try of a query whose
+                // ball held fewer than k, before the query on its own.
+                scalar wmin = w_[0];
+                for (std::size_t d = 1; d < dim; ++d) wmin = std::min(wmin, w_[d]);
+                const scalar t_wide = wmin - scalar(2) * slack(wmin);
+                bool wide_inside = t_wide > t;
+                for (std::size_t d = 0; d < dim; ++d)
+                    wide_inside = wide_inside && std::ceil((t_wide + slack(t_wide)) / w_[d]) <= scalar(1);
+                const scalar t2_wide = std::min(t_wide * t_wide, r2);
                 for (; s < cell_end; ++s) {
                     std::array<scalar, dim> p{};
                     bool finite = true;
@@ -423,9 +432,14 @@ public:
                         P::store(d2 + j, sum);
                     }
                     d2[self_base + (s - cell_begin)] = std::numeric_limits<scalar>::infinity();
-                    const std::size_t within = count_within(d2, size, t2);
+                    std::size_t within = count_within(d2, size, t2);
+                    scalar ball2 = t2;
+                    if (within < k && wide_inside && t2 < t2_wide) {
+                        ball2 = t2_wide;
+                        within = count_within(d2, size, ball2);
+                    }
                     out.clear();
-                    if ((within < k && t2 < r2) || !select_nearest(p, d2, bslot, slot, size, t2, within, out)) {
+                    if ((within < k && ball2 < r2) || !select_nearest(p, d2, bslot, slot, size, ball2, within, out)) {
                         one(s);
                         continue;
                     }
@@ -737,14 +751,16 @@ private:
             kept += d2[j] <= t2 ? 1 : 0;
         }
         const std::size_t take = std::min(k, kept);
-        std::array<std::uint32_t, max_nearest_k + 1> pick;  // the last entry takes the ranks past k
-        pick.fill(std::numeric_limits<std::uint32_t>::max());
+        std::array<std::uint32_t, max_nearest_k + 1> pick;  // one more: the ranks past k
+        for (std::size_t q = 0; q < take; ++q) pick[q] = std::numeric_limits<std::uint32_t>::max();
         std::size_t placed = 0;
         for (std::size_t t = kept; t < kept + 2 * pack<scalar>::lanes; ++t) d2[t] = std::numeric_limits<scalar>::infinity();
         rank_below(d2, kept, [&](std::size_t a, std::size_t below) {  // without a branch to mispredict
-            const bool in = below < take;
-            pick[in ? below : max_nearest_k] = static_cast<std::uint32_t>(a);
-            placed += in ? 1 : 0;
+            // min(below, take) by masks (compilers turn a min into a branch here): the
+            // ranks past k go to pick[take], which is never read
+            const std::size_t in = below < take ? 1 : 0;
+            pick[take ^ ((below ^ take) & (std::size_t(0) - in))] = static_cast<std::uint32_t>(a);
+            placed += in;
         });
         bool ranks_clean = placed == take;
         for (std::size_t q = 0; q < take; ++q) ranks_clean = ranks_clean && pick[q] != std::numeric_limits<std::uint32_t>::max();
@@ -759,7 +775,9 @@ private:
         const bool torus = world_.kind == edges::toroidal;
         for (std::size_t q = 0; q < take; ++q) {
             const std::size_t s = slot[pick[q]];
-            neighbor_type nb{order_[s], d2[pick[q]], {}};
+            neighbor_type& nb = out.append_ranked();  // ranks ascend with q
+            nb.index = order_[s];
+            nb.distance_squared = d2[pick[q]];
             for (std::size_t d = 0; d < dim; ++d) {
                 // offset_component's arithmetic, for points inside the box (near_ready_)
                 scalar x = spos_[d * n + s] - p[d];
@@ -770,7 +788,6 @@ private:
                 }
                 nb.offset[d] = x;
             }
-            out(nb);
         }
         return true;
     }

@@ -112,6 +112,15 @@ public:
         buf_[pos] = n;
     }
 
+    // For finders that rank their candidates themselves: the entry after the last,
+    // to be filled in place with a neighbour that ranks after every one held. Built
+    // in place, it is not copied through a temporary (a struct written field by field,
+    // then read whole, stalls the store buffer).
+    [[nodiscard]] neighbor<S, D>& append_ranked() noexcept {
+        BOIDS_ASSERT(size_ < capacity_, "k_nearest: append_ranked past k");
+        return buf_[size_++];
+    }
+
 private:
     static bool less(const neighbor<S, D>& a, const neighbor<S, D>& b) noexcept {
         return a.distance_squared < b.distance_squared ||
