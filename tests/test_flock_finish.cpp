@@ -34,7 +34,7 @@ TEMPLATE_TEST_CASE("the batched last stage gives the per-boid functions' bits, l
         for (auto falloff : {boids::separation_falloff::inverse_square, boids::separation_falloff::linear})
             for (S min_speed : {S(0), S(0.3)})
                 for (bool extreme : {false, true})
-                for (bool avx : {false, boids::detail::kernel_uses_avx()}) {  // the AVX build where the CPU has it
+                for (bool avx : {false, boids::detail::avx_at_run_time()}) {  // the AVX build where the CPU has it
                     boids::flock_config<V> cfg;
                     cfg.world.kind = kind;
                     cfg.world.size.fill(S(20));

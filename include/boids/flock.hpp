@@ -276,7 +276,7 @@ bool fused_metric_step(span<V> positions, span<V> velocities, const flock_config
     const bool linear = cfg.separate.falloff == separation_falloff::linear;
     const auto plan = grid.plan_for(cfg.view_radius);
     const bool one_image = toroidal && grid.runs_have_one_image(plan);
-    const bool avx = kernel_uses_avx();
+    const bool avx = avx_at_run_time();
     executor(tasks, [&](std::size_t t) {
         const std::size_t b = n * t / tasks, e = n * (t + 1) / tasks;
         span<neighbor<S, D>> buf(ws.neighbors.data() + t * ws.capacity, ws.capacity);

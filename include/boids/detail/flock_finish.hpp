@@ -66,7 +66,7 @@ template <class Config>
 #endif
 
 // The last stage of lanes [0, b.size): new_p, new_v and redo. `avx`: take the AVX
-// build (kernel_uses_avx()); it changes speed only.
+// build (avx_at_run_time()); it changes speed only.
 template <class S, std::size_t D, class Config>
 void finish_batch_lanes(bool avx, finish_batch<S, D>& b, const Config& cfg, S dt) noexcept {
 #if BOIDS_DETAIL_AVX_DISPATCH

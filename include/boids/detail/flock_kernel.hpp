@@ -99,15 +99,6 @@ enum class wrap_mode {
 #  undef BOIDS_DETAIL_BLOCK_PACK
 #endif
 
-// Whether this CPU runs the AVX build of the kernel (asked once per step; the
-// answer changes speed only, never a result).
-[[nodiscard]] inline bool kernel_uses_avx() noexcept {
-#if BOIDS_DETAIL_AVX_DISPATCH
-    return __builtin_cpu_supports("avx") != 0;
-#else
-    return false;
-#endif
-}
 
 template <wrap_mode Wrap, bool Cone, bool Linear, class S, std::size_t D>
 void block_sums(bool avx, const kernel_query<S, D>& q, const candidate_block<S, D>& block,

@@ -15,6 +15,7 @@
 #include "../neighbors/query.hpp"
 #include "../neighbors/world.hpp"
 #include "../random.hpp"
+#include "keep_within.hpp"
 #include "pack.hpp"
 
 namespace boids {
@@ -744,12 +745,7 @@ private:
         // Many at one distance (boids stacked on one spot): the ring walk copes better.
         if (within > 4 * k + 64) return false;
         // Keep those within t2, then rank them by (distance, index) by counting.
-        std::size_t kept = 0;
-        for (std::size_t j = 0; j < count; ++j) {
-            d2[kept] = d2[j];
-            slot[kept] = from_slot[j];
-            kept += d2[j] <= t2 ? 1 : 0;
-        }
+        const std::size_t kept = keep_within(avx_, d2, from_slot, count, t2, d2, slot);
         const std::size_t take = std::min(k, kept);
         std::array<std::uint32_t, max_nearest_k + 1> pick;  // one more: the ranks past k
         for (std::size_t q = 0; q < take; ++q) pick[q] = std::numeric_limits<std::uint32_t>::max();
@@ -1111,6 +1107,7 @@ private:
     std::vector<unsigned char> task_inside_;  // per task of the parallel build: its boids all lie in the box
     std::vector<scalar> spos_;
     bool near_ready_ = false;  // the by-distance k-nearest query suits this build
+    bool avx_ = avx_at_run_time();  // the k-nearest selection's AVX build runs here
 };
 
 } // namespace detail

@@ -86,6 +86,16 @@ struct pack_types {
 #  define BOIDS_DETAIL_AVX_DISPATCH 0
 #endif
 
+// Whether the AVX builds (pack_avx) run on this CPU: the dispatch is on and the CPU
+// has AVX. Asked once per step or per grid; the answer changes speed only, never a
+// result.
+[[nodiscard]] inline bool avx_at_run_time() noexcept {
+#if BOIDS_DETAIL_AVX_DISPATCH
+    return __builtin_cpu_supports("avx") != 0;
+#else
+    return false;
+#endif
+}
 // Every member is always inlined.
 #define BOIDS_DETAIL_PACK pack
 #define BOIDS_DETAIL_PACK_DEFAULT = BOIDS_DETAIL_PACK_BYTES
