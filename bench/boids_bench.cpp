@@ -3,6 +3,7 @@
 //   neighbors/<metric|topological>/<2d|3d>/grid_cell_order/N  (queries in the grid's cell order)
 //   step/<lesson|standard2d|standard3d>/<all_pairs|grid|auto>/N/threads:T
 //   step/standard2d_cone270/grid, step/standard<2d|3d>_topological7/grid
+//   step/standard<2d|3d>_cell_ordered/grid  (the caller's arrays kept in cell order)
 // The standard scene: N boids uniform in a square of side sqrt(N) (density 1),
 // toroidal, view radius sqrt(15/pi) (about 15 neighbours), float, inverse-square
 // separation + alignment + cohesion, no cone, speed band, dt = 0.1. In 3D a cube of
@@ -122,7 +123,10 @@ void bm_neighbors(benchmark::State& state, bool topological, finder_kind kind) {
 }
 
 template <class V>
-void bm_step(benchmark::State& state, finder_kind kind, bool lesson, double view_angle = 360, bool topological = false) {
+// cell_ordered: the caller keeps its arrays in the grid's cell order (apply_order,
+// cell_order.hpp), here every 10 steps inside the timing, from a start in cell order.
+void bm_step(benchmark::State& state, finder_kind kind, bool lesson, double view_angle = 360, bool topological = false,
+             bool cell_ordered = false) {
     const auto n = static_cast<std::size_t>(state.range(0));
     const auto threads = static_cast<std::size_t>(state.range(1));
     auto cfg = lesson ? boids::flock_config<V>{} : standard_scene<V>(n);
@@ -138,8 +142,14 @@ void bm_step(benchmark::State& state, finder_kind kind, bool lesson, double view
         cfg.neighbors = boids::neighborhood_kind::topological;
         cfg.k = 7;
     }
-    std::vector<V> p, v;
+    std::vector<V> p, v, scratch;
     scatter(n, cfg, p, v);
+    if (cell_ordered) {
+        boids::uniform_grid<V> g(cfg.world, cfg.view_radius);
+        g.build(boids::span<const V>(p));
+        boids::apply_order(g.order(), p, scratch);
+        boids::apply_order(g.order(), v, scratch);
+    }
     boids::flock_workspace<V> ws;
     const auto p0 = p, v0 = v;
     boids::thread_pool pool(threads);  // as an engine would: threads kept from step to step
@@ -156,6 +166,12 @@ void bm_step(benchmark::State& state, finder_kind kind, bool lesson, double view
                 state.ResumeTiming();
             }
             boids::flock_step(boids::span<V>(p), boids::span<V>(v), cfg, finder, ws, boids::scalar_t<V>(dt), pool);
+            if constexpr (std::is_same_v<std::remove_reference_t<decltype(finder)>, boids::uniform_grid<V>>) {
+                if (cell_ordered && since_reset == 5) {  // once in ten steps, timed
+                    boids::apply_order(finder.order(), p, scratch);
+                    boids::apply_order(finder.order(), v, scratch);
+                }
+            }
         }
     };
     if (kind == all_pairs_k) {
@@ -208,6 +224,16 @@ void register_all() {
                                                    [](benchmark::State& s) { bm_step<f3>(s, grid_k, false, 360, true); });
         for (auto* b : {topo2, topo3}) {
             for (long n : {10000L, 100000L}) b->Args({n, 1});
+            b->ArgNames({"", "threads"})->Unit(benchmark::kMicrosecond)->UseRealTime();
+        }
+        // The standard scenes with the caller's arrays kept in cell order.
+        auto* ord2 = benchmark::RegisterBenchmark("step/standard2d_cell_ordered/grid",
+                                                  [](benchmark::State& s) { bm_step<f2>(s, grid_k, false, 360, false, true); });
+        auto* ord3 = benchmark::RegisterBenchmark("step/standard3d_cell_ordered/grid",
+                                                  [](benchmark::State& s) { bm_step<f3>(s, grid_k, false, 360, false, true); });
+        for (auto* b : {ord2, ord3}) {
+            for (long n : {10000L, 100000L, 1000000L})
+                for (long t : {1L, 2L}) b->Args({n, t});
             b->ArgNames({"", "threads"})->Unit(benchmark::kMicrosecond)->UseRealTime();
         }
     }

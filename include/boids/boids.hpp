@@ -22,6 +22,7 @@
 #include "neighbors/uniform_grid.hpp"
 #include "neighbors/hashed_grid.hpp"
 #include "neighbors/auto_finder.hpp"
+#include "neighbors/cell_order.hpp"
 #include "flocking.hpp"
 #include "executor.hpp"
 #include "flock.hpp"
