@@ -31,6 +31,10 @@ echo "== The same flock written as a user's own loop (examples/own_loop.cpp, flo
 build/release/examples/boids-example-own-loop
 
 echo
+echo "== 200,000 boids on a thread pool, arrays kept in cell order (examples/large_flock.cpp)"
+build/release/examples/boids-example-large-flock
+
+echo
 echo "== All-pairs against grid at 100, 300 and 500 boids (one lesson step; median of 3, this machine)"
 bench=build/release/bench/boids-bench
 if [ -x "$bench" ]; then
