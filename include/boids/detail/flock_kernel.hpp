@@ -99,7 +99,6 @@ enum class wrap_mode {
 #  undef BOIDS_DETAIL_BLOCK_PACK
 #endif
 
-
 template <wrap_mode Wrap, bool Cone, bool Linear, class S, std::size_t D>
 void block_sums(bool avx, const kernel_query<S, D>& q, const candidate_block<S, D>& block,
                 neighborhood_sums<S, D>& out) noexcept {

@@ -96,6 +96,7 @@ struct pack_types {
     return false;
 #endif
 }
+
 // Every member is always inlined.
 #define BOIDS_DETAIL_PACK pack
 #define BOIDS_DETAIL_PACK_DEFAULT = BOIDS_DETAIL_PACK_BYTES
