@@ -43,8 +43,8 @@ TEST_CASE("apply_order puts every array in the grid's order and reuses its scrat
     const std::vector<std::size_t> order(grid.order().begin(), grid.order().end());
     std::vector<V> scratch;
     std::vector<std::size_t> id_scratch;
-    boids::apply_order(grid.order(), pos, scratch);
-    boids::apply_order(grid.order(), id, id_scratch);
+    REQUIRE(boids::apply_order(grid.order(), pos, scratch));
+    REQUIRE(boids::apply_order(grid.order(), id, id_scratch));
     bool moved_alike = true;
     for (std::size_t s = 0; s < pos.size(); ++s) moved_alike = moved_alike && id[s] == order[s] && same_bits(pos[s], pos0[order[s]]);
     REQUIRE(moved_alike);
@@ -61,6 +61,23 @@ TEST_CASE("apply_order puts every array in the grid's order and reuses its scrat
     bool unchanged = true;
     for (std::size_t s = 0; s < pos.size(); ++s) unchanged = unchanged && same_bits(pos[s], before[s]);
     CHECK(unchanged);
+}
+
+TEST_CASE("apply_order refuses an order that does not fit the array, changing nothing", "[cell_order]") {
+    // Assertions are off here (Release), so the refusal is what the caller sees.
+    std::vector<int> data{10, 11, 12, 13};
+    std::vector<int> scratch;
+    const std::vector<std::size_t> shorter{1, 0, 2};
+    const std::vector<std::size_t> out_of_range{3, 2, 7, 0};
+    const std::vector<std::size_t> reverse{3, 2, 1, 0};
+#if defined(NDEBUG)
+    CHECK_FALSE(boids::apply_order(boids::span<const std::size_t>(shorter.data(), shorter.size()), data, scratch));
+    CHECK(data == std::vector<int>{10, 11, 12, 13});
+    CHECK_FALSE(boids::apply_order(boids::span<const std::size_t>(out_of_range.data(), out_of_range.size()), data, scratch));
+    CHECK(data == std::vector<int>{10, 11, 12, 13});
+#endif
+    CHECK(boids::apply_order(boids::span<const std::size_t>(reverse.data(), reverse.size()), data, scratch));
+    CHECK(data == std::vector<int>{13, 12, 11, 10});
 }
 
 TEMPLATE_TEST_CASE("a flock put in cell order steps as the original, boid for boid, bit for bit", "[cell_order][flock]",

@@ -32,25 +32,33 @@
 namespace boids {
 
 // data[s] = the old data[order[s]], for every s. `order` must be a permutation of
-// 0 .. data.size() - 1 (a grid's order() after a build on data.size() boids).
+// 0 .. data.size() - 1 (a grid's order() after a build on data.size() boids). An
+// order of another size, or with an index out of range (a grid built on another
+// flock), changes nothing and returns false (and asserts, where BOIDS_ASSERT is on).
 // `scratch` is grown to data.size() on the first call and only reused after: no
 // allocation in a steady state. One scratch may serve arrays of one element type.
 template <class T, class Alloc>
-void apply_order(span<const std::size_t> order, span<T> data, std::vector<T, Alloc>& scratch) {
-    BOIDS_ASSERT(order.size() == data.size(), "apply_order: the order and the array differ in size");
-    const std::size_t n = std::min(order.size(), data.size());
+bool apply_order(span<const std::size_t> order, span<T> data, std::vector<T, Alloc>& scratch) {
+    const std::size_t n = data.size();
+    BOIDS_ASSERT(order.size() == n, "apply_order: the order and the array differ in size");
+    if (order.size() != n) return false;
     if (scratch.size() < n) scratch.resize(n);
+    bool in_range = true;
     for (std::size_t s = 0; s < n; ++s) {
-        BOIDS_ASSERT(order[s] < n, "apply_order: an index in the order is out of range");
-        scratch[s] = data[order[s]];
+        const std::size_t from = order[s];
+        in_range = in_range && from < n;
+        scratch[s] = data[from < n ? from : s];  // read nothing out of range; written back only if all are in
     }
+    BOIDS_ASSERT(in_range, "apply_order: an index in the order is out of range");
+    if (!in_range) return false;
     std::copy(scratch.begin(), scratch.begin() + static_cast<std::ptrdiff_t>(n), data.begin());
+    return true;
 }
 
 // The same for a std::vector.
 template <class T, class Alloc>
-void apply_order(span<const std::size_t> order, std::vector<T, Alloc>& data, std::vector<T, Alloc>& scratch) {
-    apply_order(order, span<T>(data.data(), data.size()), scratch);
+bool apply_order(span<const std::size_t> order, std::vector<T, Alloc>& data, std::vector<T, Alloc>& scratch) {
+    return apply_order(order, span<T>(data.data(), data.size()), scratch);
 }
 
 } // namespace boids
