@@ -252,6 +252,9 @@ bool fused_metric_step(span<V> positions, span<V> velocities, const flock_config
     const auto order = grid.order();
     if (ws.sorted_velocities.size() != n * D + Grid::padding) ws.sorted_velocities.assign(n * D + Grid::padding, S(0));
     if (ws.old_velocities.size() != n) ws.old_velocities.resize(n);
+    // Every position in the box: found by the grid's build while it sorted (in the
+    // same box: a grid of another world takes the general path).
+    if (toroidal && !(grid.all_in_box() && grid.world().size == cfg.world.size)) return false;
     const S* axes = grid.sorted_axis(0).data();  // positions per axis, n apart, in cell order
     executor(tasks, [&](std::size_t t) {  // gather, in parallel: every task checks its slots
         const std::size_t b = n * t / tasks, e = n * (t + 1) / tasks;
@@ -263,7 +266,6 @@ bool fused_metric_step(span<V> positions, span<V> velocities, const flock_config
             for (std::size_t d = 0; d < D; ++d) {
                 const S x = axes[d * n + s];  // positions[order[s]], read in order
                 if (!(std::fabs(x) < position_limit<S>)) ok = false;  // finite, and far from the kernel's sentinels
-                if (toroidal && !(x >= S(0) && x < cfg.world.size[d])) ok = false;
                 ws.sorted_velocities[d * n + s] = boids::get(v, d);
             }
         }

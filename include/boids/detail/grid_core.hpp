@@ -191,6 +191,9 @@ public:
     }
 
     [[nodiscard]] std::size_t slot_of(std::size_t i) const noexcept { return slot_[i]; }
+    // Whether every position of the last build lies in the box [0, size) on every
+    // axis (found while sorting; what a toroidal world expects of its boids).
+    [[nodiscard]] bool all_in_box() const noexcept { return inside_; }
 
     // One past the last slot of the cell that holds `slot`.
     [[nodiscard]] std::size_t cell_end_of(std::size_t slot) const noexcept {
@@ -361,6 +364,15 @@ public:
             std::uint32_t slot[room];
             const std::size_t n = order_.size();
             const scalar r2 = max_radius * max_radius;
+            // The widest ball any block holds whole: the second try of a query whose
+            // ball held fewer than k, before the query on its own.
+            scalar wmin = w_[0];
+            for (std::size_t d = 1; d < dim; ++d) wmin = std::min(wmin, w_[d]);
+            const scalar t_wide = wmin - scalar(2) * slack(wmin);
+            bool wide_fits = true;
+            for (std::size_t d = 0; d < dim; ++d)
+                wide_fits = wide_fits && std::ceil((t_wide + slack(t_wide)) / w_[d]) <= scalar(1);
+            const scalar t2_wide = std::min(t_wide * t_wide, r2);
             for (std::size_t s = b; s < e;) {
                 const std::size_t cell_end = std::min(cell_end_of(s), e);
                 const std::size_t cell_begin = bucket_start_[bucket_of(scell_[s])];
@@ -399,15 +411,7 @@ public:
                 bool inside_block = true;
                 for (std::size_t d = 0; d < dim; ++d)
                     inside_block = inside_block && std::ceil((t + slack(t)) / w_[d]) <= scalar(1);
-                // The widest ball the block holds whole: the second try of a query whose
-                // ball held fewer than k, before the query on its own.
-                scalar wmin = w_[0];
-                for (std::size_t d = 1; d < dim; ++d) wmin = std::min(wmin, w_[d]);
-                const scalar t_wide = wmin - scalar(2) * slack(wmin);
-                bool wide_inside = t_wide > t;
-                for (std::size_t d = 0; d < dim; ++d)
-                    wide_inside = wide_inside && std::ceil((t_wide + slack(t_wide)) / w_[d]) <= scalar(1);
-                const scalar t2_wide = std::min(t_wide * t_wide, r2);
+                const bool wide_inside = wide_fits && t_wide > t;
                 for (; s < cell_end; ++s) {
                     std::array<scalar, dim> p{};
                     bool finite = true;
@@ -469,6 +473,7 @@ private:
     // minimum image assumes it).
     // `inside`: every position lies in [0, size) on every axis (found while sorting).
     void prepare_nearest(bool inside) {
+        inside_ = inside;
         near_ready_ = !Hashed && order_.size() < (std::size_t(1) << 31) && (world_.kind != edges::toroidal || inside);
     }
 
@@ -1106,6 +1111,7 @@ private:
     std::vector<scalar> task_max_abs_;
     std::vector<unsigned char> task_inside_;  // per task of the parallel build: its boids all lie in the box
     std::vector<scalar> spos_;
+    bool inside_ = true;       // every position of this build lies in [0, size) on every axis
     bool near_ready_ = false;  // the by-distance k-nearest query suits this build
     bool avx_ = avx_at_run_time();  // the k-nearest selection's AVX build runs here
 };
