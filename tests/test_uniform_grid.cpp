@@ -170,9 +170,69 @@ TEMPLATE_TEST_CASE("uniform_grid built by several tasks equals the sequential bu
         REQUIRE(std::equal(one.order().begin(), one.order().end(), many.order().begin()));
         for (std::size_t d = 0; d < boids::dimension_v<V>; ++d)
             REQUIRE(std::memcmp(one.sorted_axis(d).data(), many.sorted_axis(d).data(), sizeof(S) * pos.size()) == 0);
-        std::size_t same_cells = 0;
+        std::size_t same_cells = 0, same_slots = 0;
         for (std::size_t s = 0; s < pos.size(); ++s) same_cells += one.cell_end_of(s) == many.cell_end_of(s) ? std::size_t(1) : std::size_t(0);
+        for (std::size_t i = 0; i < pos.size(); ++i) same_slots += one.slot_of(i) == many.slot_of(i) ? std::size_t(1) : std::size_t(0);
         REQUIRE(same_cells == pos.size());
+        REQUIRE(same_slots == pos.size());
+        REQUIRE(many.all_in_box() == one.all_in_box());
         REQUIRE(test::knn_list<V>(many, 17, 7, S(3)) == test::knn_list<V>(one, 17, 7, S(3)));
     }
+}
+
+TEMPLATE_TEST_CASE("uniform_grid puts every boid in the cell its coordinates name", "[uniform_grid]", BOIDS_VEC2_TYPES,
+                   BOIDS_VEC3_TYPES) {
+    using V = TestType;
+    using S = boids::scalar_t<V>;
+    constexpr std::size_t D = boids::dimension_v<V>;
+    const auto kind = GENERATE(boids::edges::toroidal, boids::edges::bounded);
+    const bool torus = kind == boids::edges::toroidal;
+    const auto world = test::box<V>(kind, 60, 45, 30);
+    boids::uniform_grid<V> g(world, S(3));
+    g.build(boids::span<const V>());  // a box world's cells do not depend on the boids (fewer than the cap)
+    const auto cells = g.cells_per_axis();
+    REQUIRE(cells[0] > 10);
+    auto width = [&](std::size_t d) { return world.size[d] / static_cast<S>(cells[d]); };
+    // Cell j of axis d holds [j w, (j + 1) w), w = side / cells; a torus wraps first,
+    // a bounded world clamps to its edge cells (NaN to cell 0).
+    auto cell_of = [&](S x, std::size_t d) {
+        if (torus) x = boids::world_for<V>::wrap_scalar(x, world.size[d]);
+        S t = x / width(d);
+        if (!(t >= S(0))) t = S(0);
+        if (t > static_cast<S>(cells[d] - 1)) t = static_cast<S>(cells[d] - 1);
+        return static_cast<std::size_t>(t);
+    };
+    // 1,037 boids (the build goes by chunks of 64: a tail, and whole chunks inside
+    // the box as well as chunks with a boid outside it), many exactly on cell edges.
+    boids::random_stream rng(7);
+    std::vector<V> pos(1037);
+    for (std::size_t i = 0; i < pos.size(); ++i) {
+        pos[i] = boids::generate<V>([&](std::size_t d) {
+            const double u = rng.uniform(0, 1);
+            if (i % 3 == 0) return static_cast<S>(std::floor(u * cells[d])) * width(d);  // on an edge
+            if (i % 7 == 1) return std::nextafter(world.size[d], S(0));                // the last value inside
+            return static_cast<S>(u * static_cast<double>(world.size[d]));
+        });
+        if (i >= 700 && i % 50 == 0) pos[i] = boids::generate<V>([&](std::size_t d) { return S(-3) - static_cast<S>(d); });
+        if (i >= 700 && i % 50 == 25) pos[i] = boids::generate<V>([&](std::size_t d) { return world.size[d] + S(1); });
+    }
+    pos[1000] = boids::generate<V>([](std::size_t) { return std::numeric_limits<S>::quiet_NaN(); });
+    g.build(boids::span<const V>(pos));
+    REQUIRE(g.cells_per_axis() == cells);
+    std::vector<std::size_t> bucket(pos.size());
+    for (std::size_t s = 0; s < pos.size(); ++s) {
+        std::size_t b = 0;
+        for (std::size_t d = D; d-- > 0;) b = b * static_cast<std::size_t>(cells[d]) + cell_of(g.sorted_axis(d)[s], d);
+        bucket[s] = b;
+    }
+    std::size_t in_order = 0, right_ends = 0;
+    for (std::size_t s = 0; s < pos.size(); ++s) {
+        in_order += s == 0 || bucket[s] >= bucket[s - 1] ? std::size_t(1) : std::size_t(0);
+        std::size_t end = s + 1;
+        while (end < pos.size() && bucket[end] == bucket[s]) ++end;
+        right_ends += g.cell_end_of(s) == end ? std::size_t(1) : std::size_t(0);
+    }
+    CAPTURE(static_cast<int>(kind));
+    REQUIRE(in_order == pos.size());
+    REQUIRE(right_ends == pos.size());
 }

@@ -72,17 +72,21 @@ public:
         max_abs_ = scalar(0);
         if (world_.kind == edges::toroidal)
             for (std::size_t d = 0; d < dim; ++d) max_abs_ = std::max(max_abs_, world_.size[d]);
-        for (std::size_t i = 0; i < n; ++i) {
-            cell_t c{};
-            for (std::size_t d = 0; d < dim; ++d) {
-                const scalar x = boids::get(positions[i], d);
-                c[d] = cell_coord(x, d);
-                if (world_.kind != edges::toroidal && std::fabs(x) <= std::numeric_limits<scalar>::max())
-                    max_abs_ = std::max(max_abs_, std::fabs(x));
+        if (Hashed) {
+            for (std::size_t i = 0; i < n; ++i) {
+                cell_t c{};
+                for (std::size_t d = 0; d < dim; ++d) {
+                    const scalar x = boids::get(positions[i], d);
+                    c[d] = cell_coord(x, d);
+                    if (world_.kind != edges::toroidal && std::fabs(x) <= std::numeric_limits<scalar>::max())
+                        max_abs_ = std::max(max_abs_, std::fabs(x));
+                }
+                pcell_[i] = c;
+                pbucket_[i] = bucket_of(c);
+                ++bucket_start_[pbucket_[i] + 1];
             }
-            pcell_[i] = c;
-            pbucket_[i] = bucket_of(c);
-            ++bucket_start_[pbucket_[i] + 1];
+        } else {
+            dense_cells(positions, 0, n, bucket_start_.data() + 1, max_abs_);
         }
         for (std::size_t b = 0; b < nb; ++b) bucket_start_[b + 1] += bucket_start_[b];
         cursor_.assign(bucket_start_.begin(), bucket_start_.end() - 1);
@@ -114,8 +118,10 @@ public:
     }
 
     // The same index, built by `tasks` tasks of `executor` (see executor.hpp): each
-    // sorts a contiguous range of boids into its own counts, and slots within a cell
-    // go task by task, so the result is the sequential build's, bit for bit.
+    // counts a contiguous range of boids into cells, then places the boids of its own
+    // contiguous range of cells, in index order, so the result is the sequential
+    // build's, bit for bit. Placing reads every boid's cell once per task (O(N) each):
+    // cheap beside the placing itself for the thread counts of a desktop.
     template <class Executor>
     void build(span<const V> positions, Executor&& executor, std::size_t tasks) {
         const std::size_t n = positions.size();
@@ -137,43 +143,49 @@ public:
         const bool torus = world_.kind == edges::toroidal;
         executor(tasks, [&](std::size_t t) {  // cells, and counts per task
             const std::size_t b = n * t / tasks, e = n * (t + 1) / tasks;
-            std::size_t* counts = task_counts_.data() + t * nb;
             scalar max_abs = scalar(0);
-            for (std::size_t i = b; i < e; ++i) {
-                cell_t c{};
-                for (std::size_t d = 0; d < dim; ++d) {
-                    const scalar x = boids::get(positions[i], d);
-                    c[d] = cell_coord(x, d);
-                    if (!torus && std::fabs(x) <= std::numeric_limits<scalar>::max()) max_abs = std::max(max_abs, std::fabs(x));
-                }
-                pcell_[i] = c;
-                pbucket_[i] = bucket_of(c);
-                ++counts[pbucket_[i]];
-            }
+            dense_cells(positions, b, e, task_counts_.data() + t * nb, max_abs);
             task_max_abs_[t] = max_abs;
         });
         max_abs_ = scalar(0);
         if (torus)
             for (std::size_t d = 0; d < dim; ++d) max_abs_ = std::max(max_abs_, world_.size[d]);
         for (std::size_t t = 0; t < tasks; ++t) max_abs_ = std::max(max_abs_, task_max_abs_[t]);
-        // Each cell's slots: task 0's boids, then task 1's, ... (so by index, as sequentially).
         bucket_start_.resize(nb + 1);
         std::size_t next = 0;
         for (std::size_t b = 0; b < nb; ++b) {
             bucket_start_[b] = next;
-            for (std::size_t t = 0; t < tasks; ++t) {
-                const std::size_t c = task_counts_[t * nb + b];
-                task_counts_[t * nb + b] = next;  // now this task's cursor in the cell
-                next += c;
-            }
+            for (std::size_t t = 0; t < tasks; ++t) next += task_counts_[t * nb + b];
         }
         bucket_start_[nb] = next;
-        executor(tasks, [&](std::size_t t) {
-            const std::size_t b = n * t / tasks, e = n * (t + 1) / tasks;
-            std::size_t* cursor = task_counts_.data() + t * nb;
+        cursor_.assign(bucket_start_.begin(), bucket_start_.end() - 1);
+        // The slots are shared out by whole cells, task u taking cells owner_[u] up to
+        // owner_[u + 1], so that each task writes only its own part of the sorted arrays.
+        // (Tasks that each placed a range of boids wrote into the same cache lines: the
+        // placing ran slower on two threads than on one.)
+        owner_.resize(tasks + 1);
+        for (std::size_t u = 0; u < tasks; ++u)
+            owner_[u] = static_cast<std::size_t>(
+                std::lower_bound(bucket_start_.begin(), bucket_start_.begin() + static_cast<std::ptrdiff_t>(nb), n * u / tasks) -
+                bucket_start_.begin());
+        owner_[tasks] = nb;
+        handed_.resize(n + tasks);
+        executor(tasks, [&](std::size_t u) {
+            const std::size_t lo = owner_[u], span_of = owner_[u + 1] - lo;
+            // The boids this task places, in index order: every bucket is compared (no
+            // branch, the list's end moves by the answer), which is cheaper than the
+            // mispredicted branch of an unsorted flock. List u starts at its first slot
+            // plus u, so its one write past its end stays inside it.
+            std::size_t* list = handed_.data() + bucket_start_[lo] + u;
+            std::size_t m = 0;
+            for (std::size_t i = 0; i < n; ++i) {
+                list[m] = i;
+                m += static_cast<std::size_t>(pbucket_[i] - lo < span_of);
+            }
             bool inside = true;
-            for (std::size_t i = b; i < e; ++i) {
-                const std::size_t s = cursor[pbucket_[i]]++;
+            for (std::size_t j = 0; j < m; ++j) {
+                const std::size_t i = list[j];
+                const std::size_t s = cursor_[pbucket_[i]]++;
                 order_[s] = i;
                 slot_[i] = s;
                 scell_[s] = pcell_[i];
@@ -183,7 +195,7 @@ public:
                     inside = inside && x >= scalar(0) && x < world_.size[d];
                 }
             }
-            task_inside_[t] = inside ? 1 : 0;
+            task_inside_[u] = inside ? 1 : 0;
         });
         bool inside = true;
         for (std::size_t t = 0; t < tasks; ++t) inside = inside && task_inside_[t] == 1;
@@ -902,6 +914,59 @@ private:
         return nb;
     }
 
+    // A dense grid's first pass over boids [b, e): each boid's cell and bucket, counted
+    // in counts[bucket]; max_abs takes the largest finite |coordinate| of an open world.
+    // Chunk by chunk: where no coordinate of a chunk needs wrapping, its cells are
+    // computed in loops without branches or calls, which the compiler vectorises
+    // (cell_coord's operations in its order, so the same cells); else boid by boid.
+    void dense_cells(span<const V> positions, std::size_t b, std::size_t e, std::size_t* counts, scalar& max_abs) {
+        constexpr std::size_t chunk = 64;
+        const bool torus = world_.kind == edges::toroidal;
+        scalar x[dim][chunk];
+        std::int32_t cell[dim][chunk];
+        for (std::size_t i0 = b; i0 < e; i0 += chunk) {
+            const std::size_t m = std::min(chunk, e - i0);
+            for (std::size_t k = 0; k < chunk; ++k)
+                for (std::size_t d = 0; d < dim; ++d) x[d][k] = k < m ? boids::get(positions[i0 + k], d) : scalar(0);
+            int in_box = 1;
+            for (std::size_t d = 0; d < dim; ++d) {
+                if (torus) {
+                    const scalar size = world_.size[d];
+                    for (std::size_t k = 0; k < chunk; ++k) in_box &= static_cast<int>(x[d][k] >= scalar(0)) & static_cast<int>(x[d][k] < size);
+                } else {
+                    scalar big = max_abs;
+                    for (std::size_t k = 0; k < chunk; ++k) {
+                        const scalar a = std::fabs(x[d][k]);
+                        big = a <= std::numeric_limits<scalar>::max() && a > big ? a : big;  // skips inf and NaN
+                    }
+                    max_abs = big;
+                }
+            }
+            if (in_box) {
+                for (std::size_t d = 0; d < dim; ++d) {
+                    const scalar origin = origin_[d], w = w_[d], hi = static_cast<scalar>(n_[d] - 1);
+                    for (std::size_t k = 0; k < chunk; ++k) {
+                        const scalar u = (x[d][k] - origin) / w;
+                        scalar t = u >= scalar(0) ? u : scalar(0);  // below 0 and NaN: cell 0
+                        t = t > hi ? hi : t;
+                        cell[d][k] = static_cast<std::int32_t>(t);
+                    }
+                }
+            } else {
+                for (std::size_t d = 0; d < dim; ++d)
+                    for (std::size_t k = 0; k < m; ++k) cell[d][k] = cell_coord(x[d][k], d);
+            }
+            for (std::size_t k = 0; k < m; ++k) {
+                cell_t c;
+                for (std::size_t d = 0; d < dim; ++d) c[d] = cell[d][k];
+                const std::size_t bucket = bucket_of(c);
+                pcell_[i0 + k] = c;
+                pbucket_[i0 + k] = bucket;
+                ++counts[bucket];
+            }
+        }
+    }
+
     [[nodiscard]] std::int32_t cell_coord(scalar x, std::size_t d) const noexcept {
         if (!Hashed && world_.kind == edges::toroidal && std::isfinite(x))
             x = world_for<V>::wrap_scalar(x, world_.size[d]);
@@ -1107,7 +1172,8 @@ private:
     std::size_t mask_ = 0;
     std::vector<std::size_t> bucket_start_, cursor_, order_, slot_, pbucket_;
     std::vector<cell_t> pcell_, scell_;
-    std::vector<std::size_t> task_counts_;  // the parallel build's counts, then cursors, per task and cell
+    std::vector<std::size_t> task_counts_;  // the parallel build's counts per task and cell
+    std::vector<std::size_t> owner_, handed_;  // the parallel build's cells per task, and its lists of boids
     std::vector<scalar> task_max_abs_;
     std::vector<unsigned char> task_inside_;  // per task of the parallel build: its boids all lie in the box
     std::vector<scalar> spos_;
