@@ -15,6 +15,7 @@
 #include "../neighbors/query.hpp"
 #include "../neighbors/world.hpp"
 #include "../random.hpp"
+#include "block_distances.hpp"
 #include "keep_within.hpp"
 #include "pack.hpp"
 
@@ -366,11 +367,16 @@ public:
             return;
         }
         if constexpr (!Hashed) {
-            using P = pack<scalar>;
             constexpr std::size_t cap = block_size;
-            constexpr std::size_t room = cap + 2 * P::lanes;
+            constexpr std::size_t room = cap + 2 * distance_padding<scalar>;
             scalar bx[dim][room];      // the block: positions, per axis
             scalar bshift[dim][room];  // and each candidate's torus image
+            const scalar* block_x[dim];
+            const scalar* block_shift[dim];
+            for (std::size_t d = 0; d < dim; ++d) {
+                block_x[d] = bx[d];
+                block_shift[d] = bshift[d];
+            }
             std::uint32_t bslot[room];
             scalar d2[room];
             std::uint32_t slot[room];
@@ -412,7 +418,7 @@ public:
                     for (; s < cell_end; ++s) one(s);
                     continue;
                 }
-                for (std::size_t j = size; j < size + P::lanes; ++j) {  // finite lanes past the end
+                for (std::size_t j = size; j < size + distance_padding<scalar>; ++j) {  // finite lanes past the end
                     for (std::size_t d = 0; d < dim; ++d) bx[d][j] = bshift[d][j] = scalar(0);
                 }
                 // The ball is the same for every boid of the cell: its radius, and whether
@@ -435,25 +441,16 @@ public:
                         one(s);
                         continue;
                     }
-                    typename P::f q[dim];
-                    for (std::size_t d = 0; d < dim; ++d) q[d] = P::splat(p[d]);
-                    for (std::size_t j = 0; j < size; j += P::lanes) {
-                        typename P::f sum = P::splat(scalar(0));
-                        for (std::size_t d = 0; d < dim; ++d) {
-                            // (x - p) + shift: within the block's reach, the minimum image
-                            // exactly as append_distances computes it
-                            typename P::f x = P::load(bx[d] + j) - q[d];
-                            if (torus) x = x + P::load(bshift[d] + j);
-                            sum = sum + x * x;
-                        }
-                        P::store(d2 + j, sum);
-                    }
+                    // (x - p) + shift: within the block's reach, the minimum image exactly
+                    // as append_distances computes it
+                    if (torus) block_distances<true>(avx_, block_x, block_shift, p.data(), size, d2);
+                    else block_distances<false>(avx_, block_x, block_shift, p.data(), size, d2);
                     d2[self_base + (s - cell_begin)] = std::numeric_limits<scalar>::infinity();
-                    std::size_t within = count_within(d2, size, t2);
+                    std::size_t within = count_within(avx_, d2, size, t2);
                     scalar ball2 = t2;
                     if (within < k && wide_inside && t2 < t2_wide) {
                         ball2 = t2_wide;
-                        within = count_within(d2, size, ball2);
+                        within = count_within(avx_, d2, size, ball2);
                     }
                     out.clear();
                     if ((within < k && ball2 < r2) || !select_nearest(p, d2, bslot, slot, size, ball2, within, out)) {
@@ -670,18 +667,6 @@ private:
 #endif
     }
 
-    // How many of the first `count` squared distances are at most t2.
-    static std::size_t count_within(const scalar* d2, std::size_t count, scalar t2) noexcept {
-        using P = pack<scalar>;
-        typename P::f hits = P::splat(scalar(0));
-        const typename P::f limit = P::splat(t2);
-        std::size_t t = 0;
-        for (; t + P::lanes <= count; t += P::lanes) hits = hits + P::ones_where(P::load(d2 + t) <= limit);
-        std::size_t total = static_cast<std::size_t>(P::sum(hits));
-        for (; t < count; ++t) total += d2[t] <= t2 ? 1 : 0;
-        return total;
-    }
-
     // A radius that should hold about 1.6 k boids, from the density of the block of
     // cells around c (block_count boids in it, the query included).
     [[nodiscard]] scalar guess_radius_squared(const cell_t& c, std::size_t block_count, std::size_t k) const noexcept {
@@ -734,7 +719,7 @@ private:
             }
             count = 0;
             if (!scan_ball(p, qp, c, si, t2, reach, d2, slot, count)) return false;
-            within = count_within(d2, count, t2);
+            within = count_within(avx_, d2, count, t2);
             if (within >= k || !(t2 < r2)) break;
             t2 = std::min(t2 * scalar(2.5), r2);  // too few: a ball about 1.6 times wider
         }
@@ -754,7 +739,7 @@ private:
         // Too many to rank cheaply: shrink the radius while it keeps k.
         for (int tries = 0; tries < 4 && within > 2 * k + 8; ++tries) {
             const scalar smaller = t2 * static_cast<scalar>(std::pow(1.2 * static_cast<double>(k) / static_cast<double>(within), 2.0 / static_cast<double>(dim)));
-            const std::size_t w2 = count_within(d2, count, smaller);
+            const std::size_t w2 = count_within(avx_, d2, count, smaller);
             if (w2 < k) break;
             t2 = smaller;
             within = w2;
