@@ -402,15 +402,21 @@ public:
                         return;
                     }
                     if (cell_begin >= r0 && cell_begin < r1) self_base = size + (cell_begin - r0);
+                    // Whole packs, as fill_block copies (flock_kernel.hpp): runs are short.
+                    // Lanes past the run are read (the grid's arrays are padded) and
+                    // written, then overwritten by the next run or the padding below.
+                    using P = pack<scalar>;
+                    const std::size_t m = r1 - r0;
                     for (std::size_t d = 0; d < dim; ++d) {
-                        const scalar sh = shift != nullptr ? shift[d] : scalar(0);
-                        for (std::size_t j = r0; j < r1; ++j) {
-                            bx[d][size + j - r0] = spos_[d * n + j];
-                            bshift[d][size + j - r0] = sh;
+                        const scalar* from = spos_.data() + d * n + r0;
+                        for (std::size_t j = 0; j < m; j += P::lanes) P::store(bx[d] + size + j, P::load(from + j));
+                        if (torus) {
+                            const typename P::f image = P::splat(shift != nullptr ? shift[d] : scalar(0));
+                            for (std::size_t j = 0; j < m; j += P::lanes) P::store(bshift[d] + size + j, image);
                         }
                     }
-                    for (std::size_t j = r0; j < r1; ++j) bslot[size + j - r0] = static_cast<std::uint32_t>(j);
-                    size += r1 - r0;
+                    for (std::size_t j = 0; j < m; ++j) bslot[size + j] = static_cast<std::uint32_t>(r0 + j);
+                    size += m;
                 };
                 if (torus) for_each_run_with_image(s, plan, add);
                 else for_each_run(s, plan, [&](std::size_t r0, std::size_t r1) { add(r0, r1, nullptr); });
