@@ -138,14 +138,16 @@ public:
         slot_.resize(n);
         scell_.resize(n);
         if (spos_.size() != n * dim + padding) spos_.assign(n * dim + padding, scalar(0));  // every slot is written below
-        task_counts_.assign(tasks * nb, 0);
+        task_counts_.resize(tasks * nb);  // each task zeroes its own counts
         task_max_abs_.assign(tasks, scalar(0));
         task_inside_.assign(tasks, 0);
         const bool torus = world_.kind == edges::toroidal;
         executor(tasks, [&](std::size_t t) {  // cells, and counts per task
             const std::size_t b = n * t / tasks, e = n * (t + 1) / tasks;
             scalar max_abs = scalar(0);
-            dense_cells(positions, b, e, task_counts_.data() + t * nb, max_abs);
+            std::size_t* counts = task_counts_.data() + t * nb;
+            std::fill(counts, counts + nb, std::size_t(0));
+            dense_cells(positions, b, e, counts, max_abs);
             task_max_abs_[t] = max_abs;
         });
         max_abs_ = scalar(0);
@@ -159,7 +161,7 @@ public:
             for (std::size_t t = 0; t < tasks; ++t) next += task_counts_[t * nb + b];
         }
         bucket_start_[nb] = next;
-        cursor_.assign(bucket_start_.begin(), bucket_start_.end() - 1);
+        cursor_.resize(nb);  // each task copies its own cells' starts
         // The slots are shared out by whole cells, task u taking cells owner_[u] up to
         // owner_[u + 1], so that each task writes only its own part of the sorted arrays.
         // (Tasks that each placed a range of boids wrote into the same cache lines: the
@@ -173,6 +175,8 @@ public:
         handed_.resize(n + tasks);
         executor(tasks, [&](std::size_t u) {
             const std::size_t lo = owner_[u], span_of = owner_[u + 1] - lo;
+            std::copy(bucket_start_.begin() + static_cast<std::ptrdiff_t>(lo),
+                      bucket_start_.begin() + static_cast<std::ptrdiff_t>(lo + span_of), cursor_.begin() + static_cast<std::ptrdiff_t>(lo));
             // The boids this task places, in index order: every bucket is compared (no
             // branch, the list's end moves by the answer), which is cheaper than the
             // mispredicted branch of an unsorted flock. List u starts at its first slot
