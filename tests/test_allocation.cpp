@@ -1,6 +1,7 @@
 // No allocation in a steady-state step: a counting global operator new, in a test
 // program of its own so the replacement touches nothing else.
 #include "test_support.hpp"
+#include "batched_topological.hpp"
 #include <atomic>
 #include <cstdlib>
 #include <new>
@@ -73,6 +74,21 @@ TEST_CASE("a steady-state step on a thread_pool allocates nothing, the grid buil
         for (int s = 0; s < 5; ++s) boids::flock_step(ps, vs, cfg, grid, ws, 1.0 / 60, pool);
         CHECK(g_allocations.load() - before == 0);
     }
+}
+
+TEST_CASE("a steady-state topological step whose boids finish in batches allocates nothing", "[flock][allocation]") {
+    // Linear rules: the grid's topological step finishes boids pack-wide (flock_finish.hpp).
+    const auto cfg = test::batched_topological_config<lab::vec2>(40);
+    REQUIRE(boids::detail::batch_finish_supported(cfg));
+    std::vector<lab::vec2> p, v;
+    boids::lesson::scatter(3, cfg, p, v, 1500);
+    boids::uniform_grid<lab::vec2> grid(cfg.world, cfg.view_radius);
+    boids::flock_workspace<lab::vec2> ws;
+    boids::span<lab::vec2> ps(p), vs(v);
+    boids::flock_step(ps, vs, cfg, grid, ws, 0.1);
+    const long before = g_allocations.load();
+    for (int s = 0; s < 5; ++s) boids::flock_step(ps, vs, cfg, grid, ws, 0.1);
+    CHECK(g_allocations.load() - before == 0);
 }
 
 TEST_CASE("a steady-state starling step allocates nothing, disturbances included", "[starling][allocation]") {

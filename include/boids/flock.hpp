@@ -90,6 +90,8 @@ struct flock_workspace {
     std::vector<neighbor<S, dimension_v<V>>> neighbors;  // tasks * capacity
     std::vector<S> sorted_velocities;                    // per axis, in the grid's cell order
     std::vector<V> old_velocities;                       // the fused step's copy: velocities before it moves any boid
+    std::vector<V> finished_positions, finished_velocities;  // the batched topological step's new state, by slot
+    std::vector<unsigned char> finished;                 // by slot: the new state above is ready
     std::vector<unsigned char> task_ok;                  // per task: its boids suit the fused kernel
     std::vector<S> blocks;                               // per task: a cell's candidates (see block_for)
     std::size_t capacity = 0;
@@ -152,6 +154,26 @@ template <class V>
     return boids::is_finite(a) ? a : boids::zero<V>();
 }
 
+namespace detail {
+// A neighbourhood's sums, in the order given: what the rules' blend is made of.
+template <class V>
+struct vector_sums {
+    V push = boids::zero<V>(), coincident = boids::zero<V>(), offsets = boids::zero<V>(), velocities = boids::zero<V>();
+    bool any_coincident = false;
+};
+template <class V>
+[[nodiscard]] vector_sums<V> sums_over(std::size_t i, span<const V> velocities, neighborhood<V> nbrs,
+                                       const flock_config<V>& cfg) noexcept {
+    vector_sums<V> sums;
+    for (const auto& n : nbrs) {
+        sums.offsets = boids::add(sums.offsets, detail::to_vector<V>(n.offset));
+        sums.velocities = boids::add(sums.velocities, velocities[n.index]);
+        cfg.separate.add(i, n, sums.push, sums.coincident, sums.any_coincident);
+    }
+    return sums;
+}
+} // namespace detail
+
 // The acceleration of boid i from the neighbours found for it, summed in the
 // order given. Boids whose own state is not finite get none.
 template <class V>
@@ -160,14 +182,9 @@ template <class V>
     const V& p = positions[i];
     const V& v = velocities[i];
     if (!boids::is_finite(p) || !boids::is_finite(v)) return boids::zero<V>();
-    V push = boids::zero<V>(), coincident = boids::zero<V>(), offsets = boids::zero<V>(), vels = boids::zero<V>();
-    bool any_coincident = false;
-    for (const auto& n : nbrs) {
-        offsets = boids::add(offsets, detail::to_vector<V>(n.offset));
-        vels = boids::add(vels, velocities[n.index]);
-        cfg.separate.add(i, n, push, coincident, any_coincident);
-    }
-    return flock_acceleration_from_sums(p, v, nbrs.size(), push, coincident, any_coincident, offsets, vels, cfg);
+    const auto sums = detail::sums_over(i, velocities, nbrs, cfg);
+    return flock_acceleration_from_sums(p, v, nbrs.size(), sums.push, sums.coincident, sums.any_coincident, sums.offsets,
+                                        sums.velocities, cfg);
 }
 
 namespace detail {
@@ -229,6 +246,33 @@ template <class Finder>
 std::size_t slot_of(const Finder& finder, std::size_t i) {
     if constexpr (has_contiguous_runs<Finder>::value) return finder.slot_of(i);
     else return i;
+}
+
+// Finishes the boids waiting in `batch` (flock_finish.hpp) and hands each one's slot
+// and new state to done(slot, p, v). A lane marked for a rarer branch of the per-boid
+// functions is redone by them.
+template <class V, class Done>
+void finish_waiting_boids(bool avx, finish_batch<scalar_t<V>, dimension_v<V>>& batch, const flock_config<V>& cfg,
+                          scalar_t<V> dt, Done&& done) {
+    using S = scalar_t<V>;
+    constexpr std::size_t D = dimension_v<V>;
+    finish_batch_lanes(avx, batch, cfg, dt);
+    for (std::size_t k = 0; k < batch.size; ++k) {
+        V p = boids::generate<V>([&](std::size_t d) { return batch.new_p[d][k]; });
+        V v = boids::generate<V>([&](std::size_t d) { return batch.new_v[d][k]; });
+        if (batch.redo[k]) {
+            auto lane = [&](const S (&a)[D][finish_batch<S, D>::stride]) {
+                return boids::generate<V>([&](std::size_t d) { return a[d][k]; });
+            };
+            p = lane(batch.p);
+            v = lane(batch.v);
+            const V a = flock_acceleration_from_sums(p, v, static_cast<std::size_t>(batch.count[k]), lane(batch.push),
+                                                     boids::zero<V>(), false, lane(batch.offset), lane(batch.velocity), cfg);
+            move_boid(p, v, a, dt, cfg);
+        }
+        done(batch.slot[k], p, v);
+    }
+    batch.size = 0;
 }
 
 // The fused metric step over a dense grid: gathers velocities into cell order, then,
@@ -297,26 +341,11 @@ bool fused_metric_step(span<V> positions, span<V> velocities, const flock_config
         finish_batch<S, D> batch{};  // zeros: the lanes past its size compute on finite leftovers
         const bool batched = batch_finish_supported(cfg);
         auto finish_waiting = [&] {
-            finish_batch_lanes(avx, batch, cfg, dt);
-            for (std::size_t k = 0; k < batch.size; ++k) {
-                const std::size_t i = order[batch.slot[k]];
-                V p = boids::generate<V>([&](std::size_t d) { return batch.new_p[d][k]; });
-                V v = boids::generate<V>([&](std::size_t d) { return batch.new_v[d][k]; });
-                if (batch.redo[k]) {  // a rarer branch of the per-boid functions: they do it
-                    auto lane = [&](const S (&a)[D][finish_batch<S, D>::stride]) {
-                        return boids::generate<V>([&](std::size_t d) { return a[d][k]; });
-                    };
-                    p = lane(batch.p);
-                    v = lane(batch.v);
-                    const V a = flock_acceleration_from_sums(p, v, static_cast<std::size_t>(batch.count[k]), lane(batch.push),
-                                                             boids::zero<V>(), false, lane(batch.offset),
-                                                             lane(batch.velocity), cfg);
-                    move_boid(p, v, a, dt, cfg);
-                }
+            finish_waiting_boids(avx, batch, cfg, dt, [&](std::size_t slot, const V& p, const V& v) {
+                const std::size_t i = order[slot];
                 positions[i] = p;
                 velocities[i] = v;
-            }
-            batch.size = 0;
+            });
         };
         std::size_t cell_end = b;  // the block holds the candidates of slots up to here
         bool filled = false;
@@ -412,17 +441,62 @@ void flock_step(span<V> positions, span<V> velocities, const flock_config<V>& cf
     // Otherwise boid by boid; over a dense grid in its cell order (slots), where
     // consecutive queries share cells in cache. The order of the loop changes no result.
     constexpr bool in_slots = detail::has_contiguous_runs<std::remove_cv_t<Finder>>::value;
+    using S = scalar_t<V>;
+    constexpr std::size_t D = dimension_v<V>;
+    const bool batched_topological =
+        in_slots && cfg.neighbors == neighborhood_kind::topological && detail::batch_finish_supported(cfg);
+    const bool avx = detail::avx_at_run_time();
+    if (batched_topological && ws.finished.size() != n) {
+        ws.finished_positions.resize(n);
+        ws.finished_velocities.resize(n);
+        ws.finished.resize(n);
+    }
     executor(tasks, [&](std::size_t t) {  // look
         std::size_t b, e;
         range(t, b, e);
-        span<neighbor<scalar_t<V>, dimension_v<V>>> buf(ws.neighbors.data() + t * ws.capacity, ws.capacity);
+        span<neighbor<S, D>> buf(ws.neighbors.data() + t * ws.capacity, ws.capacity);
         if constexpr (in_slots) {
             if (cfg.neighbors == neighborhood_kind::topological) {  // the grid's batch: a block of candidates per cell
-                k_nearest<scalar_t<V>, dimension_v<V>> knn(buf, std::min(cfg.k, buf.size()));
+                k_nearest<S, D> knn(buf, std::min(cfg.k, buf.size()));
+                // Boids whose sums are known wait for their last stage, done pack-wide
+                // (flock_finish.hpp: the per-boid functions' bits); their new state is
+                // kept by slot until every boid has looked. The others get an
+                // acceleration, moved below.
+                detail::finish_batch<S, D> batch{};
+                auto finish_waiting = [&] {
+                    detail::finish_waiting_boids(avx, batch, cfg, dt, [&](std::size_t slot, const V& p, const V& v) {
+                        ws.finished_positions[slot] = p;
+                        ws.finished_velocities[slot] = v;
+                        ws.finished[slot] = 1;
+                    });
+                };
                 finder.nearest_in_slots(b, e, knn, cfg.view_radius, [&](std::size_t s, const auto& found) {
                     const std::size_t i = finder.order()[s];
-                    ws.accelerations[s] = flock_acceleration(i, pos, vel, detail::seen_neighbors(buf, found.size(), vel, cfg), cfg);
+                    const auto nbrs = detail::seen_neighbors(buf, found.size(), vel, cfg);
+                    if (batched_topological) ws.finished[s] = 0;
+                    if (!batched_topological || !boids::is_finite(pos[i]) || !boids::is_finite(vel[i])) {
+                        ws.accelerations[s] = flock_acceleration(i, pos, vel, nbrs, cfg);
+                        return;
+                    }
+                    const auto sums = detail::sums_over(i, vel, nbrs, cfg);
+                    if (sums.any_coincident) {  // flock_acceleration's own blend, which handles them
+                        ws.accelerations[s] = flock_acceleration_from_sums(pos[i], vel[i], nbrs.size(), sums.push, sums.coincident,
+                                                                           true, sums.offsets, sums.velocities, cfg);
+                        return;
+                    }
+                    const std::size_t k = batch.size++;
+                    batch.slot[k] = s;
+                    batch.count[k] = static_cast<S>(nbrs.size());
+                    for (std::size_t d = 0; d < D; ++d) {
+                        batch.p[d][k] = boids::get(pos[i], d);
+                        batch.v[d][k] = boids::get(vel[i], d);
+                        batch.push[d][k] = boids::get(sums.push, d);
+                        batch.offset[d][k] = boids::get(sums.offsets, d);
+                        batch.velocity[d][k] = boids::get(sums.velocities, d);
+                    }
+                    if (batch.size == batch.capacity) finish_waiting();
                 });
+                if (batched_topological) finish_waiting();
                 return;
             }
         }
@@ -436,9 +510,14 @@ void flock_step(span<V> positions, span<V> velocities, const flock_config<V>& cf
         std::size_t b, e;
         range(t, b, e);
         for (std::size_t i = b; i < e; ++i) {
+            const std::size_t at = in_slots ? detail::slot_of(finder, i) : i;
+            if (batched_topological && ws.finished[at] != 0) {  // moved by the batch above
+                positions[i] = ws.finished_positions[at];
+                velocities[i] = ws.finished_velocities[at];
+                continue;
+            }
             if (!boids::is_finite(positions[i]) || !boids::is_finite(velocities[i])) continue;
-            const V& a = in_slots ? ws.accelerations[detail::slot_of(finder, i)] : ws.accelerations[i];
-            detail::move_boid(positions[i], velocities[i], a, dt, cfg);
+            detail::move_boid(positions[i], velocities[i], ws.accelerations[at], dt, cfg);
         }
     });
 }
