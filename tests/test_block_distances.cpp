@@ -45,7 +45,7 @@ void check_distances(std::mt19937& rng, std::size_t size, bool avx) {
             const S sq = v * v;  // two statements: no contraction into one rounding
             want = want + sq;
         }
-#if defined(__FMA__)
+#if defined(__FP_FAST_FMA) || defined(__FP_FAST_FMAF)
         // The compiler may fuse a multiply and an add here or in the library (as under
         // -march=native): within a few roundings, then.
         const bool close = std::fabs(got[j] - want) <= S(4) * std::numeric_limits<S>::epsilon() * want;
