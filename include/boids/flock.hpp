@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <vector>
 #include "behaviors/seek_flee_arrive.hpp"
 #include "executor.hpp"
@@ -382,17 +383,9 @@ bool fused_metric_step(span<V> positions, span<V> velocities, const flock_config
             if (!filled || sums.coincident > 0 || sums.count > cfg.max_neighbors) {  // rare: the exact general path
                 a = flock_acceleration(i, pos, old_vel, find_neighbors(i, grid, old_vel, cfg, buf), cfg);
             } else if (batched) {
-                const std::size_t k = batch.size++;
-                batch.slot[k] = s;
-                batch.count[k] = static_cast<S>(sums.count);
-                for (std::size_t d = 0; d < D; ++d) {
-                    batch.p[d][k] = axes[d * n + s];
-                    batch.v[d][k] = vels[d * n + s];
-                    batch.push[d][k] = sums.push[d];
-                    batch.offset[d][k] = sums.offset[d];
-                    batch.velocity[d][k] = sums.velocity[d];
-                }
-                if (batch.size == batch.capacity) finish_waiting();
+                if (batch.add(s, sums.count, p_i, v_i, to_vector<V>(sums.push), to_vector<V>(sums.offset),
+                              to_vector<V>(sums.velocity)))
+                    finish_waiting();
                 continue;
             } else {
                 const V zero = boids::zero<V>();
@@ -462,9 +455,11 @@ void flock_step(span<V> positions, span<V> velocities, const flock_config<V>& cf
                 // (flock_finish.hpp: the per-boid functions' bits); their new state is
                 // kept by slot until every boid has looked. The others get an
                 // acceleration, moved below.
-                detail::finish_batch<S, D> batch{};
+                // (zeros: lanes past its size compute on finite leftovers; only where it is used)
+                std::optional<detail::finish_batch<S, D>> batch;
+                if (batched_topological) batch.emplace();
                 auto finish_waiting = [&] {
-                    detail::finish_waiting_boids(avx, batch, cfg, dt, [&](std::size_t slot, const V& p, const V& v) {
+                    detail::finish_waiting_boids(avx, *batch, cfg, dt, [&](std::size_t slot, const V& p, const V& v) {
                         ws.finished_positions[slot] = p;
                         ws.finished_velocities[slot] = v;
                         ws.finished[slot] = 1;
@@ -484,17 +479,8 @@ void flock_step(span<V> positions, span<V> velocities, const flock_config<V>& cf
                                                                            true, sums.offsets, sums.velocities, cfg);
                         return;
                     }
-                    const std::size_t k = batch.size++;
-                    batch.slot[k] = s;
-                    batch.count[k] = static_cast<S>(nbrs.size());
-                    for (std::size_t d = 0; d < D; ++d) {
-                        batch.p[d][k] = boids::get(pos[i], d);
-                        batch.v[d][k] = boids::get(vel[i], d);
-                        batch.push[d][k] = boids::get(sums.push, d);
-                        batch.offset[d][k] = boids::get(sums.offsets, d);
-                        batch.velocity[d][k] = boids::get(sums.velocities, d);
-                    }
-                    if (batch.size == batch.capacity) finish_waiting();
+                    if (batch->add(s, nbrs.size(), pos[i], vel[i], sums.push, sums.offsets, sums.velocities))
+                        finish_waiting();
                 });
                 if (batched_topological) finish_waiting();
                 return;

@@ -33,6 +33,24 @@ struct finish_batch {
     // Out: the new state, and the lanes to redo with the per-boid functions.
     S new_p[D][stride], new_v[D][stride];
     bool redo[stride];
+
+    // Queues the boid in slot `at`: its neighbour count, its own state and its sums
+    // (vectors of the user's type). True when the batch is now full.
+    template <class Vec>
+    bool add(std::size_t at, std::size_t neighbours, const Vec& own_p, const Vec& own_v, const Vec& push_sum,
+             const Vec& offset_sum, const Vec& velocity_sum) noexcept {
+        const std::size_t k = size++;
+        slot[k] = at;
+        count[k] = static_cast<S>(neighbours);
+        for (std::size_t d = 0; d < D; ++d) {
+            p[d][k] = boids::get(own_p, d);
+            v[d][k] = boids::get(own_v, d);
+            push[d][k] = boids::get(push_sum, d);
+            offset[d][k] = boids::get(offset_sum, d);
+            velocity[d][k] = boids::get(velocity_sum, d);
+        }
+        return size == capacity;
+    }
 };
 
 template <class Config>
