@@ -20,6 +20,7 @@
 #include <vector>
 #include <boids/boids.hpp>
 #include "lab_vector.hpp"
+#include "standard_scene.hpp"
 
 namespace {
 
@@ -34,24 +35,6 @@ BOIDS_REGISTER_VECTOR2(f2, float, x, y)
 BOIDS_REGISTER_VECTOR3(f3, float, x, y, z)
 
 namespace {
-
-template <class V>
-boids::flock_config<V> standard_scene(std::size_t n) {
-    using S = boids::scalar_t<V>;
-    constexpr bool three = boids::dimension_v<V> == 3;
-    const double side = three ? std::cbrt(double(n)) : std::sqrt(double(n));
-    const double radius = three ? std::cbrt(45.0 / (4.0 * M_PI)) : std::sqrt(15.0 / M_PI);
-    boids::flock_config<V> c;
-    c.world.kind = boids::edges::toroidal;
-    c.world.size.fill(S(side));
-    c.limits = {S(1.0), S(2.0), S(0.5), S(0.3)};
-    c.view_radius = S(radius);
-    c.separate = {S(radius * 0.5), boids::separation_falloff::inverse_square, S(0.05)};
-    c.align = {boids::social_form::linear, S(1.0)};
-    c.cohere = {boids::social_form::linear, S(0.2)};
-    c.max_neighbors = 64;
-    return c;
-}
 
 template <class V>
 void scatter(std::size_t n, const boids::flock_config<V>& c, std::vector<V>& p, std::vector<V>& v) {

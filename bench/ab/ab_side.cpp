@@ -1,0 +1,67 @@
+// bench/ab/ab_side.cpp - one side of bench/ab.sh, built once per side against a copy
+// of the headers whose namespace the script renamed to BOIDS_AB_NS (so that both
+// copies live in one program), defining BOIDS_AB_MAKE.
+#include <boids/boids.hpp>
+#include <chrono>
+#include <cstring>
+#include <vector>
+#include "ab_side.hpp"
+
+namespace boids = BOIDS_AB_NS;  // what standard_scene.hpp names
+#include "../standard_scene.hpp"
+
+namespace {
+struct f2 {
+    float x, y;
+};
+struct f3 {
+    float x, y, z;
+};
+} // namespace
+BOIDS_REGISTER_VECTOR2(f2, float, x, y)
+BOIDS_REGISTER_VECTOR3(f3, float, x, y, z)
+
+namespace {
+template <class V>
+class side final : public ab_side {
+public:
+    explicit side(const ab_scene& scene) : cfg_(standard_scene<V>(scene.boids)), grid_(cfg_.world, cfg_.view_radius) {
+        cfg_.view_angle = static_cast<float>(scene.view_angle);
+        if (scene.topological) {
+            cfg_.neighbors = boids::neighborhood_kind::topological;
+            cfg_.k = 7;
+        }
+        boids::lesson::scatter(1234, cfg_, start_p_, start_v_, scene.boids);
+        p_ = start_p_;
+        v_ = start_v_;
+    }
+    double step() override {
+        if (++steps_ % 20 == 0) {  // no allocation: the sizes are the same
+            p_ = start_p_;
+            v_ = start_v_;
+        }
+        const auto t0 = std::chrono::steady_clock::now();
+        boids::flock_step(boids::span<V>(p_), boids::span<V>(v_), cfg_, grid_, ws_, 0.1f);
+        const auto t1 = std::chrono::steady_clock::now();
+        return std::chrono::duration<double, std::micro>(t1 - t0).count();
+    }
+    std::uint64_t digest() const override {
+        std::uint64_t h = 1469598103934665603ull;  // FNV-1a over the bytes
+        const auto* bytes = reinterpret_cast<const unsigned char*>(p_.data());
+        for (std::size_t k = 0; k < p_.size() * sizeof(V); ++k) h = (h ^ bytes[k]) * 1099511628211ull;
+        return h;
+    }
+
+private:
+    boids::flock_config<V> cfg_;
+    boids::uniform_grid<V> grid_;
+    boids::flock_workspace<V> ws_;
+    std::vector<V> start_p_, start_v_, p_, v_;
+    long steps_ = 0;
+};
+} // namespace
+
+ab_side* BOIDS_AB_MAKE(const ab_scene& scene) {
+    if (scene.dim == 3) return new side<f3>(scene);
+    return new side<f2>(scene);
+}

@@ -1,0 +1,24 @@
+// bench/ab/ab_side.hpp - what each side of bench/ab.sh offers the driver: one flock
+// of the standard scene, stepped by one copy of the headers.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+struct ab_side {
+    virtual ~ab_side() = default;
+    // One step (the scene starts afresh every 20 steps, so it stays uniform); its
+    // wall time in microseconds.
+    virtual double step() = 0;
+    // A digest of every position's bits.
+    [[nodiscard]] virtual std::uint64_t digest() const = 0;
+};
+
+struct ab_scene {
+    std::size_t boids = 10000;
+    int dim = 2;
+    double view_angle = 360;
+    bool topological = false;  // k = 7
+};
+
+ab_side* make_side_a(const ab_scene& scene);
+ab_side* make_side_b(const ab_scene& scene);
