@@ -1,22 +1,24 @@
 #!/usr/bin/env bash
-# bench/ab.sh REV_A REV_B [BOIDS STEPS DIM [VIEW_ANGLE [metric|topological]]]
+# bench/ab.sh REV_A REV_B [BOIDS STEPS DIM [VIEW_ANGLE [metric|topological [THREADS_A THREADS_B]]]]
 #
 # Two versions of the headers in one program, stepped in turn on the standard scene:
 # prints each side's median step and the median of B/A, step by step, and whether
 # both end with the same bits. On a shared machine a ratio taken this way holds
 # still where separate runs drift by 30% (A against A reads 0.97-1.03 here: changes
 # smaller than that cannot be told). REV: a git revision, or "worktree" for the
-# headers as they are in this checkout. Defaults: 10000 400 2 360 metric.
+# headers as they are in this checkout. Defaults: 10000 400 2 360 metric 1 1. Each side
+# steps on a thread_pool of its own; `bench/ab.sh HEAD HEAD 10000 400 2 360 metric 1 2`
+# gives one thread against two in one process.
 # CXX and CXXFLAGS choose the compiler (g++) and flags (-O3 -DNDEBUG).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ $# -lt 2 ]; then
-  echo "usage: bench/ab.sh REV_A REV_B [BOIDS STEPS DIM [VIEW_ANGLE [metric|topological]]]" >&2
+  echo "usage: bench/ab.sh REV_A REV_B [BOIDS STEPS DIM [VIEW_ANGLE [metric|topological [THREADS_A THREADS_B]]]]" >&2
   exit 2
 fi
 rev_a=$1 rev_b=$2
 shift 2
-args=("${1:-10000}" "${2:-400}" "${3:-2}" "${4:-360}" "${5:-metric}")
+args=("${1:-10000}" "${2:-400}" "${3:-2}" "${4:-360}" "${5:-metric}" "${6:-1}" "${7:-1}")
 cxx=${CXX:-g++}
 flags=${CXXFLAGS:--O3 -DNDEBUG}
 work=$(mktemp -d)

@@ -27,8 +27,8 @@ double median(std::vector<double> v) {
 } // namespace
 
 int main(int argc, char** argv) {
-    const char* usage = "usage: ab BOIDS STEPS DIM [VIEW_ANGLE [metric|topological]]";
-    if (argc < 4 || argc > 6) {
+    const char* usage = "usage: ab BOIDS STEPS DIM [VIEW_ANGLE [metric|topological [THREADS_A THREADS_B]]]";
+    if (argc < 4 || argc > 8 || argc == 7) {
         std::fprintf(stderr, "ab: %s\n", usage);
         return 2;
     }
@@ -63,7 +63,17 @@ int main(int argc, char** argv) {
             return 2;
         }
     }
-    std::unique_ptr<ab_side> a(make_side_a(scene)), b(make_side_b(scene));
+    ab_run run_a, run_b;
+    for (int side = 0; side < 2 && argc > 6; ++side) {
+        long threads = 0;
+        if (!read_count(argv[6 + side], 1, 1024, threads)) {
+            std::fprintf(stderr, "ab: THREADS_%c must be a whole number from 1 to 1024, got '%s'\n", side == 0 ? 'A' : 'B',
+                         argv[6 + side]);
+            return 2;
+        }
+        (side == 0 ? run_a : run_b).threads = static_cast<std::size_t>(threads);
+    }
+    std::unique_ptr<ab_side> a(make_side_a(scene, run_a)), b(make_side_b(scene, run_b));
     a->step();  // first steps: the buffers are sized
     b->step();
     std::vector<double> ta, tb, ratio;
@@ -87,8 +97,9 @@ int main(int argc, char** argv) {
         std::snprintf(cone, sizeof cone, ", cone %g deg", scene.view_angle);
         kind += cone;
     }
-    std::printf("%ld boids, %ldD, %s: A %.1f us, B %.1f us a step (medians of %ld); B/A %.3f (median step by step); "
-                "same bits: %s\n",
-                boids, dim, kind.c_str(), median(ta), median(tb), steps, median(ratio), same ? "yes" : "no");
+    std::printf("%ld boids, %ldD, %s, threads A %zu B %zu: A %.1f us, B %.1f us a step (medians of %ld); "
+                "B/A %.3f (median step by step); same bits: %s\n",
+                boids, dim, kind.c_str(), run_a.threads, run_b.threads, median(ta), median(tb), steps, median(ratio),
+                same ? "yes" : "no");
     return 0;
 }

@@ -25,7 +25,8 @@ namespace {
 template <class V>
 class side final : public ab_side {
 public:
-    explicit side(const ab_scene& scene) : cfg_(standard_scene<V>(scene.boids)), grid_(cfg_.world, cfg_.view_radius) {
+    side(const ab_scene& scene, const ab_run& run)
+        : cfg_(standard_scene<V>(scene.boids)), grid_(cfg_.world, cfg_.view_radius), pool_(run.threads) {
         cfg_.view_angle = static_cast<float>(scene.view_angle);
         if (scene.topological) {
             cfg_.neighbors = boids::neighborhood_kind::topological;
@@ -41,7 +42,7 @@ public:
             v_ = start_v_;
         }
         const auto t0 = std::chrono::steady_clock::now();
-        boids::flock_step(boids::span<V>(p_), boids::span<V>(v_), cfg_, grid_, ws_, 0.1f);
+        boids::flock_step(boids::span<V>(p_), boids::span<V>(v_), cfg_, grid_, ws_, 0.1f, pool_);
         const auto t1 = std::chrono::steady_clock::now();
         return std::chrono::duration<double, std::micro>(t1 - t0).count();
     }
@@ -56,12 +57,13 @@ private:
     boids::flock_config<V> cfg_;
     boids::uniform_grid<V> grid_;
     boids::flock_workspace<V> ws_;
+    boids::thread_pool pool_;
     std::vector<V> start_p_, start_v_, p_, v_;
     long steps_ = 0;
 };
 } // namespace
 
-ab_side* BOIDS_AB_MAKE(const ab_scene& scene) {
-    if (scene.dim == 3) return new side<f3>(scene);
-    return new side<f2>(scene);
+ab_side* BOIDS_AB_MAKE(const ab_scene& scene, const ab_run& run) {
+    if (scene.dim == 3) return new side<f3>(scene, run);
+    return new side<f2>(scene, run);
 }

@@ -20,5 +20,10 @@ struct ab_scene {
     bool topological = false;  // k = 7
 };
 
-ab_side* make_side_a(const ab_scene& scene);
-ab_side* make_side_b(const ab_scene& scene);
+// How a side runs: on a thread_pool of this many threads, made once.
+struct ab_run {
+    std::size_t threads = 1;
+};
+
+ab_side* make_side_a(const ab_scene& scene, const ab_run& run);
+ab_side* make_side_b(const ab_scene& scene, const ab_run& run);
