@@ -27,13 +27,13 @@ double median(std::vector<double> v) {
 } // namespace
 
 int main(int argc, char** argv) {
-    const char* usage = "usage: ab BOIDS STEPS DIM [VIEW_ANGLE [metric|topological [THREADS_A THREADS_B]]]";
+    const char* usage = "usage: ab BOIDS STEPS DIM[:DIM_B] [VIEW_ANGLE[:VIEW_ANGLE_B] [metric|topological [THREADS_A THREADS_B]]]";
     if (argc < 4 || argc > 8 || argc == 7) {
         std::fprintf(stderr, "ab: %s\n", usage);
         return 2;
     }
     ab_scene scene;
-    long boids = 0, steps = 0, dim = 0;
+    long boids = 0, steps = 0;
     if (!read_count(argv[1], 1, 50000000, boids)) {
         std::fprintf(stderr, "ab: BOIDS must be a whole number from 1 to 50000000, got '%s'\n", argv[1]);
         return 2;
@@ -42,17 +42,34 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "ab: STEPS must be a whole number from 1 to 1000000, got '%s'\n", argv[2]);
         return 2;
     }
-    if (!read_count(argv[3], 2, 3, dim)) {
-        std::fprintf(stderr, "ab: DIM must be 2 or 3, got '%s'\n", argv[3]);
-        return 2;
-    }
     scene.boids = static_cast<std::size_t>(boids);
-    scene.dim = static_cast<int>(dim);
-    if (argc > 4) {
+    ab_run run_a, run_b;
+    {  // 2 or 3 for both sides, or A:B
+        const std::string text = argv[3];
+        const bool one = text == "2" || text == "3";
+        const bool two = text.size() == 3 && text[1] == ':' && (text[0] == '2' || text[0] == '3') &&
+                         (text[2] == '2' || text[2] == '3');
+        if (!one && !two) {
+            std::fprintf(stderr, "ab: DIM must be 2 or 3, or two such as 2:3, got '%s'\n", argv[3]);
+            return 2;
+        }
+        run_a.dim = text[0] - '0';
+        run_b.dim = two ? text[2] - '0' : run_a.dim;
+    }
+    if (argc > 4) {  // one angle for both sides, or A:B
+        const char* text = argv[4];
         char* end = nullptr;
-        scene.view_angle = std::strtod(argv[4], &end);
-        if (end == argv[4] || *end != '\0' || !(scene.view_angle > 0 && scene.view_angle <= 360)) {
-            std::fprintf(stderr, "ab: VIEW_ANGLE must be in (0, 360] degrees, got '%s'\n", argv[4]);
+        run_a.view_angle = run_b.view_angle = std::strtod(text, &end);
+        bool ok = end != text;
+        if (ok && *end == ':') {
+            const char* second = end + 1;
+            run_b.view_angle = std::strtod(second, &end);
+            ok = end != second;
+        }
+        ok = ok && *end == '\0';
+        for (const double angle : {run_a.view_angle, run_b.view_angle}) ok = ok && angle > 0 && angle <= 360;
+        if (!ok) {
+            std::fprintf(stderr, "ab: VIEW_ANGLE must be in (0, 360] degrees, or two such as 360:270, got '%s'\n", text);
             return 2;
         }
     }
@@ -63,7 +80,6 @@ int main(int argc, char** argv) {
             return 2;
         }
     }
-    ab_run run_a, run_b;
     for (int side = 0; side < 2 && argc > 6; ++side) {
         long threads = 0;
         if (!read_count(argv[6 + side], 1, 1024, threads)) {
@@ -91,15 +107,18 @@ int main(int argc, char** argv) {
         ratio.push_back(y / x);
     }
     const bool same = a->digest() == b->digest();
-    std::string kind = scene.topological ? "topological k=7" : "metric";
-    if (scene.view_angle < 360) {
-        char cone[64];
-        std::snprintf(cone, sizeof cone, ", cone %g deg", scene.view_angle);
-        kind += cone;
-    }
-    std::printf("%ld boids, %ldD, %s, threads A %zu B %zu: A %.1f us, B %.1f us a step (medians of %ld); "
+    auto describe = [](const ab_run& run) {
+        char text[96];
+        if (run.view_angle < 360)
+            std::snprintf(text, sizeof text, "%dD, %zu thread%s, cone %g deg", run.dim, run.threads,
+                          run.threads == 1 ? "" : "s", run.view_angle);
+        else
+            std::snprintf(text, sizeof text, "%dD, %zu thread%s, no cone", run.dim, run.threads, run.threads == 1 ? "" : "s");
+        return std::string(text);
+    };
+    std::printf("%ld boids, %s; A: %s; B: %s. A %.1f us, B %.1f us a step (medians of %ld); "
                 "B/A %.3f (median step by step); same bits: %s\n",
-                boids, dim, kind.c_str(), run_a.threads, run_b.threads, median(ta), median(tb), steps, median(ratio),
-                same ? "yes" : "no");
+                boids, scene.topological ? "topological k=7" : "metric", describe(run_a).c_str(), describe(run_b).c_str(),
+                median(ta), median(tb), steps, median(ratio), same ? "yes" : "no");
     return 0;
 }

@@ -27,7 +27,7 @@ class side final : public ab_side {
 public:
     side(const ab_scene& scene, const ab_run& run)
         : cfg_(standard_scene<V>(scene.boids)), grid_(cfg_.world, cfg_.view_radius), pool_(run.threads) {
-        cfg_.view_angle = static_cast<float>(scene.view_angle);
+        cfg_.view_angle = static_cast<float>(run.view_angle);
         if (scene.topological) {
             cfg_.neighbors = boids::neighborhood_kind::topological;
             cfg_.k = 7;
@@ -64,6 +64,6 @@ private:
 } // namespace
 
 ab_side* BOIDS_AB_MAKE(const ab_scene& scene, const ab_run& run) {
-    if (scene.dim == 3) return new side<f3>(scene, run);
+    if (run.dim == 3) return new side<f3>(scene, run);
     return new side<f2>(scene, run);
 }

@@ -15,13 +15,14 @@ struct ab_side {
 
 struct ab_scene {
     std::size_t boids = 10000;
-    int dim = 2;
-    double view_angle = 360;
     bool topological = false;  // k = 7
 };
 
-// How a side runs: on a thread_pool of this many threads, made once.
+// What may differ between the sides: the dimension, the vision cone (degrees; 360:
+// none) and the threads (a thread_pool of this many, made once).
 struct ab_run {
+    int dim = 2;
+    double view_angle = 360;
     std::size_t threads = 1;
 };
 
