@@ -24,18 +24,6 @@
 
 namespace {
 
-struct f2 {
-    float x, y;
-};
-struct f3 {
-    float x, y, z;
-};
-} // namespace
-BOIDS_REGISTER_VECTOR2(f2, float, x, y)
-BOIDS_REGISTER_VECTOR3(f3, float, x, y, z)
-
-namespace {
-
 template <class V>
 void scatter(std::size_t n, const boids::flock_config<V>& c, std::vector<V>& p, std::vector<V>& v) {
     boids::lesson::scatter(1234, c, p, v, n);

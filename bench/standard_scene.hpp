@@ -2,10 +2,23 @@
 // N boids uniform in a square of side sqrt(N) (density 1), toroidal, view radius
 // sqrt(15/pi) (about 15 neighbours), inverse-square separation + alignment +
 // cohesion, no cone, speed band. In 3D a cube of side cbrt(N), radius cbrt(45/(4 pi)).
-// Names the library as `boids` (bench/ab.sh's sides alias their renamed copies).
+// Float vectors as a user's plain structs (f2, f3), registered with the library's
+// macros. Names the library as `boids` (bench/ab.sh's sides alias their renamed
+// copies); include it after <boids/boids.hpp>.
 #pragma once
 #include <cmath>
 #include <cstddef>
+
+namespace {
+struct f2 {
+    float x, y;
+};
+struct f3 {
+    float x, y, z;
+};
+} // namespace
+BOIDS_REGISTER_VECTOR2(f2, float, x, y)
+BOIDS_REGISTER_VECTOR3(f3, float, x, y, z)
 
 template <class V>
 boids::flock_config<V> standard_scene(std::size_t n) {

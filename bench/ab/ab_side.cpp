@@ -11,17 +11,6 @@ namespace boids = BOIDS_AB_NS;  // what standard_scene.hpp names
 #include "../standard_scene.hpp"
 
 namespace {
-struct f2 {
-    float x, y;
-};
-struct f3 {
-    float x, y, z;
-};
-} // namespace
-BOIDS_REGISTER_VECTOR2(f2, float, x, y)
-BOIDS_REGISTER_VECTOR3(f3, float, x, y, z)
-
-namespace {
 template <class V>
 class side final : public ab_side {
 public:
