@@ -31,7 +31,9 @@ TEMPLATE_TEST_CASE("the batched last stage gives the per-boid functions' bits, l
     std::mt19937 rng(12);
     auto uniform = [&](double lo, double hi) { return S(std::uniform_real_distribution<double>(lo, hi)(rng)); };
     for (auto kind : {boids::edges::open, boids::edges::bounded, boids::edges::wrap, boids::edges::toroidal})
-        for (auto falloff : {boids::separation_falloff::inverse_square, boids::separation_falloff::linear})
+        for (auto falloff : {boids::separation_falloff::inverse_square, boids::separation_falloff::linear,
+                             boids::separation_falloff::lesson})
+          for (auto form : {boids::social_form::linear, boids::social_form::lesson})  // alignment's and cohesion's
             for (S min_speed : {S(0), S(0.3)})
                 for (bool extreme : {false, true})
                 for (bool avx : {false, boids::detail::avx_at_run_time()}) {  // the AVX build where the CPU has it
@@ -40,8 +42,8 @@ TEMPLATE_TEST_CASE("the batched last stage gives the per-boid functions' bits, l
                     cfg.world.size.fill(S(20));
                     cfg.limits = {S(1.5), S(2), S(0.5), min_speed};
                     cfg.separate = {S(1), falloff, S(0.05)};
-                    cfg.align = {boids::social_form::linear, S(1)};
-                    cfg.cohere = {boids::social_form::linear, S(0.2)};
+                    cfg.align = {form, S(1)};
+                    cfg.cohere = {form, S(0.2)};
                     cfg.alignment_weight = S(0.7);
                     REQUIRE(boids::detail::batch_finish_supported(cfg));
                     const S dt = S(0.1);
@@ -57,6 +59,11 @@ TEMPLATE_TEST_CASE("the batched last stage gives the per-boid functions' bits, l
                             b.push[d][k] = extreme && k % 7 == 2 ? S(1e30) : extreme && k % 7 == 3 ? S(1e-30) : uniform(-50, 50);
                             b.offset[d][k] = uniform(-20, 20);
                             b.velocity[d][k] = uniform(-20, 20);
+                            if (extreme && k % 6 == 4) {  // sums that point nowhere (the lesson's zero direction)
+                                b.push[d][k] = S(0);
+                                b.offset[d][k] = S(0);
+                                b.velocity[d][k] = S(0);
+                            }
                         }
                     }
                     boids::detail::finish_batch_lanes(avx, b, cfg, dt);
@@ -78,7 +85,8 @@ TEMPLATE_TEST_CASE("the batched last stage gives the per-boid functions' bits, l
                             if (!agrees(b.new_p[d][k], boids::get(p, d)) || !agrees(b.new_v[d][k], boids::get(v, d)))
                                 ++mismatched;
                     }
-                    CAPTURE(static_cast<int>(kind), static_cast<int>(falloff), min_speed, extreme, avx, redone);
+                    CAPTURE(static_cast<int>(kind), static_cast<int>(falloff), static_cast<int>(form), min_speed, extreme, avx,
+                            redone);
                     CHECK(mismatched == 0);
                     if (!extreme) CHECK(redone == 0);  // ordinary boids never leave the pack
                     // Positions that leave a wrapping box need fmod: handed back.
@@ -87,7 +95,7 @@ TEMPLATE_TEST_CASE("the batched last stage gives the per-boid functions' bits, l
                 }
 }
 
-TEST_CASE("blends the batch does not cover take the per-boid path", "[flock][finish]") {
+TEST_CASE("the batch takes every falloff and form; a predator takes the per-boid path", "[flock][finish]") {
     boids::flock_config<plain_vec2> cfg;
     cfg.separate.falloff = boids::separation_falloff::linear;
     cfg.align.form = boids::social_form::linear;
@@ -95,18 +103,18 @@ TEST_CASE("blends the batch does not cover take the per-boid path", "[flock][fin
     CHECK(boids::detail::batch_finish_supported(cfg));
     auto c = cfg;
     c.separate.falloff = boids::separation_falloff::lesson;
-    CHECK_FALSE(boids::detail::batch_finish_supported(c));
-    c = cfg;
     c.align.form = boids::social_form::lesson;
-    CHECK_FALSE(boids::detail::batch_finish_supported(c));
-    c = cfg;
     c.cohere.form = boids::social_form::lesson;
-    CHECK_FALSE(boids::detail::batch_finish_supported(c));
+    CHECK(boids::detail::batch_finish_supported(c));  // the library's defaults
     c = cfg;
     c.has_predator = true;
     CHECK_FALSE(boids::detail::batch_finish_supported(c));
+    // The lesson's rules steer over the reaction time; without one, steer_toward's
+    // own check speaks (per boid), not the batch.
     c = cfg;
-    c.use_separation = false;
-    c.separate.falloff = boids::separation_falloff::lesson;  // not used: no matter
+    c.align.form = boids::social_form::lesson;
+    c.limits.reaction_time = 0;
+    CHECK_FALSE(boids::detail::batch_finish_supported(c));
+    c.use_alignment = false;  // not used: no matter
     CHECK(boids::detail::batch_finish_supported(c));
 }

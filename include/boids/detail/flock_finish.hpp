@@ -7,9 +7,9 @@
 // depends on another, so the pack width changes nothing either. The rarer branches
 // of those functions (a length that is zero or not a normal number, a wrap that
 // needs fmod, ...) are not written twice: such a lane is marked, and the caller
-// redoes that boid with the functions themselves. Supported: separation with the
-// inverse-square or linear falloff, linear alignment and cohesion, no predator
-// (batch_finish_supported); other blends take the per-boid path. Like the kernel,
+// redoes that boid with the functions themselves. Supported: every separation falloff
+// and social form (the lesson's and the linear ones), without a predator
+// (batch_finish_supported); a blend with a predator takes the per-boid path. Like the kernel,
 // the body (flock_finish.inl) is built a second time for AVX, taken at run time.
 #pragma once
 #include <cstddef>
@@ -56,12 +56,14 @@ struct finish_batch {
 template <class Config>
 [[nodiscard]] bool batch_finish_supported(const Config& cfg) noexcept {
     if (cfg.has_predator) return false;
-    if (cfg.use_separation && cfg.separate.falloff != separation_falloff::inverse_square &&
-        cfg.separate.falloff != separation_falloff::linear)
+    const auto f = cfg.separate.falloff;
+    if (cfg.use_separation && f != separation_falloff::inverse_square && f != separation_falloff::linear &&
+        f != separation_falloff::lesson)
         return false;
-    if (cfg.use_alignment && cfg.align.form != social_form::linear) return false;
-    if (cfg.use_cohesion && cfg.cohere.form != social_form::linear) return false;
-    return true;
+    const bool lesson = (cfg.use_separation && f == separation_falloff::lesson) ||
+                        (cfg.use_alignment && cfg.align.form == social_form::lesson) ||
+                        (cfg.use_cohesion && cfg.cohere.form == social_form::lesson);
+    return !lesson || cfg.limits.reaction_time > 0;  // else steer_toward's own check, per boid
 }
 
 #define BOIDS_DETAIL_FINISH finish_batch_lanes_of_width
