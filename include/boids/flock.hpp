@@ -436,10 +436,12 @@ void flock_step(span<V> positions, span<V> velocities, const flock_config<V>& cf
     constexpr bool in_slots = detail::has_contiguous_runs<std::remove_cv_t<Finder>>::value;
     using S = scalar_t<V>;
     constexpr std::size_t D = dimension_v<V>;
-    const bool batched_topological =
-        in_slots && cfg.neighbors == neighborhood_kind::topological && detail::batch_finish_supported(cfg);
+    // Boids whose sums are known wait for their last stage, done pack-wide
+    // (flock_finish.hpp: the per-boid functions' bits); their new state is kept by
+    // slot until every boid has looked. The others get an acceleration, moved below.
+    const bool batched = detail::batch_finish_supported(cfg);
     const bool avx = detail::avx_at_run_time();
-    if (batched_topological && ws.finished.size() != n) {
+    if (batched && ws.finished.size() != n) {
         ws.finished_positions.resize(n);
         ws.finished_velocities.resize(n);
         ws.finished.resize(n);
@@ -448,56 +450,55 @@ void flock_step(span<V> positions, span<V> velocities, const flock_config<V>& cf
         std::size_t b, e;
         range(t, b, e);
         span<neighbor<S, D>> buf(ws.neighbors.data() + t * ws.capacity, ws.capacity);
+        // (zeros: lanes past its size compute on finite leftovers; only where it is used)
+        std::optional<detail::finish_batch<S, D>> batch;
+        if (batched) batch.emplace();
+        auto finish_waiting = [&] {
+            if (!batched) return;
+            detail::finish_waiting_boids(avx, *batch, cfg, dt, [&](std::size_t slot, const V& p, const V& v) {
+                ws.finished_positions[slot] = p;
+                ws.finished_velocities[slot] = v;
+                ws.finished[slot] = 1;
+            });
+        };
+        // Boid i, in slot s, with the neighbours it sees.
+        auto look = [&](std::size_t s, std::size_t i, neighborhood<V> nbrs) {
+            if (batched) ws.finished[s] = 0;
+            if (!batched || !boids::is_finite(pos[i]) || !boids::is_finite(vel[i])) {
+                ws.accelerations[s] = flock_acceleration(i, pos, vel, nbrs, cfg);
+                return;
+            }
+            const auto sums = detail::sums_over(i, vel, nbrs, cfg);
+            if (sums.any_coincident) {  // flock_acceleration's own blend, which handles them
+                ws.accelerations[s] = flock_acceleration_from_sums(pos[i], vel[i], nbrs.size(), sums.push, sums.coincident,
+                                                                   true, sums.offsets, sums.velocities, cfg);
+                return;
+            }
+            if (batch->add(s, nbrs.size(), pos[i], vel[i], sums.push, sums.offsets, sums.velocities)) finish_waiting();
+        };
         if constexpr (in_slots) {
             if (cfg.neighbors == neighborhood_kind::topological) {  // the grid's batch: a block of candidates per cell
                 k_nearest<S, D> knn(buf, std::min(cfg.k, buf.size()));
-                // Boids whose sums are known wait for their last stage, done pack-wide
-                // (flock_finish.hpp: the per-boid functions' bits); their new state is
-                // kept by slot until every boid has looked. The others get an
-                // acceleration, moved below.
-                // (zeros: lanes past its size compute on finite leftovers; only where it is used)
-                std::optional<detail::finish_batch<S, D>> batch;
-                if (batched_topological) batch.emplace();
-                auto finish_waiting = [&] {
-                    detail::finish_waiting_boids(avx, *batch, cfg, dt, [&](std::size_t slot, const V& p, const V& v) {
-                        ws.finished_positions[slot] = p;
-                        ws.finished_velocities[slot] = v;
-                        ws.finished[slot] = 1;
-                    });
-                };
                 finder.nearest_in_slots(b, e, knn, cfg.view_radius, [&](std::size_t s, const auto& found) {
-                    const std::size_t i = finder.order()[s];
-                    const auto nbrs = detail::seen_neighbors(buf, found.size(), vel, cfg);
-                    if (batched_topological) ws.finished[s] = 0;
-                    if (!batched_topological || !boids::is_finite(pos[i]) || !boids::is_finite(vel[i])) {
-                        ws.accelerations[s] = flock_acceleration(i, pos, vel, nbrs, cfg);
-                        return;
-                    }
-                    const auto sums = detail::sums_over(i, vel, nbrs, cfg);
-                    if (sums.any_coincident) {  // flock_acceleration's own blend, which handles them
-                        ws.accelerations[s] = flock_acceleration_from_sums(pos[i], vel[i], nbrs.size(), sums.push, sums.coincident,
-                                                                           true, sums.offsets, sums.velocities, cfg);
-                        return;
-                    }
-                    if (batch->add(s, nbrs.size(), pos[i], vel[i], sums.push, sums.offsets, sums.velocities))
-                        finish_waiting();
+                    look(s, finder.order()[s], detail::seen_neighbors(buf, found.size(), vel, cfg));
                 });
-                if (batched_topological) finish_waiting();
+                finish_waiting();
                 return;
             }
         }
         for (std::size_t k = b; k < e; ++k) {
             std::size_t i = k;
             if constexpr (in_slots) i = finder.order()[k];
-            ws.accelerations[k] = flock_acceleration(i, pos, vel, find_neighbors(i, finder, vel, cfg, buf), cfg);
+            look(k, i, find_neighbors(i, finder, vel, cfg, buf));
         }
+        finish_waiting();
     });
     executor(tasks, [&](std::size_t t) {  // then move
         std::size_t b, e;
         range(t, b, e);
         for (std::size_t i = b; i < e; ++i) {
             const std::size_t at = in_slots ? detail::slot_of(finder, i) : i;
-            if (batched_topological && ws.finished[at] != 0) {  // moved by the batch above
+            if (batched && ws.finished[at] != 0) {  // moved by the batch above
                 positions[i] = ws.finished_positions[at];
                 velocities[i] = ws.finished_velocities[at];
                 continue;
