@@ -91,7 +91,7 @@ struct flock_workspace {
     std::vector<neighbor<S, dimension_v<V>>> neighbors;  // tasks * capacity
     std::vector<S> sorted_velocities;                    // per axis, in the grid's cell order
     std::vector<V> old_velocities;                       // the fused step's copy: velocities before it moves any boid
-    std::vector<V> finished_positions, finished_velocities;  // the batched topological step's new state, by slot
+    std::vector<V> finished_positions, finished_velocities;  // the boid-by-boid step's batched new state, by slot
     std::vector<unsigned char> finished;                 // by slot: the new state above is ready
     std::vector<unsigned char> task_ok;                  // per task: its boids suit the fused kernel
     std::vector<S> blocks;                               // per task: a cell's candidates (see block_for)
