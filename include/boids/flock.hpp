@@ -20,6 +20,7 @@
 #include "executor.hpp"
 #include "detail/flock_finish.hpp"
 #include "detail/flock_kernel.hpp"
+#include "detail/prefetch.hpp"
 #include "flocking.hpp"
 #include "neighbors/auto_finder.hpp"
 #include "neighbors/world.hpp"
@@ -306,6 +307,7 @@ bool fused_metric_step(span<V> positions, span<V> velocities, const flock_config
         std::copy(velocities.data() + b, velocities.data() + e, ws.old_velocities.data() + b);
         bool ok = true;
         for (std::size_t s = b; s < e; ++s) {
+            if (s + 24 < e) prefetch_to_read(velocities.data() + order[s + 24]);
             const V& v = velocities[order[s]];
             ok = ok && boids::is_finite(v);
             for (std::size_t d = 0; d < D; ++d) {
@@ -356,6 +358,8 @@ bool fused_metric_step(span<V> positions, span<V> velocities, const flock_config
                 filled = fill_block(grid, plan, one_image, s, axes, vels, n, block);
             }
             const std::size_t i = order[s];
+            prefetch_to_write(positions.data() + i);  // written when its batch is finished
+            prefetch_to_write(velocities.data() + i);
             // This boid's own state from the cell-ordered copies: sequential reads.
             const V p_i = boids::generate<V>([&](std::size_t d) { return axes[d * n + s]; });
             const V v_i = boids::generate<V>([&](std::size_t d) { return vels[d * n + s]; });
