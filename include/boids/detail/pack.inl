@@ -74,7 +74,7 @@ struct BOIDS_DETAIL_PACK {
     // a where m holds, b elsewhere.
     [[nodiscard]] static BOIDS_DETAIL_PACK_SPEC f select(mask m, f a, f b) noexcept {
 #if BOIDS_DETAIL_VECTOR_PACKS
-        return as_floats((m & as_bits(a)) | (~m & as_bits(b)));
+        return m ? a : b;
 #else
         return m ? a : b;
 #endif
