@@ -53,6 +53,15 @@ BOIDS_DETAIL_BLOCK_SUMS_SPEC void BOIDS_DETAIL_BLOCK_SUMS(const kernel_query<S, 
     const S cos2 = q.cos_half * q.cos_half;
     const F cone_k = P::splat(q.cos_half >= S(0) ? cos2 : -cos2);
 
+    // In 3D the ten sums of a step do not fit the sixteen AVX registers beside the
+    // work: the velocities are summed in a second loop over the masks kept by the
+    // first (the same additions in the same order, so the same bits).
+    constexpr bool velocities_after = D >= 3;
+    constexpr std::size_t kept_masks = velocities_after ? block_capacity_limit / P::lanes + R : 1;
+    M kept[kept_masks];
+    std::size_t packs = 0;
+    BOIDS_ASSERT(block.size <= block_capacity_limit, "block_sums: a block holds at most block_capacity_limit candidates");
+
     // Packs in order, R to a step. Lanes past the block's end hold fill_block's
     // sentinel, so far away that they add +0 to every sum, as a masked lane would: no
     // mask for the end. No lambdas here: a lambda's call operator would not be built
@@ -95,13 +104,27 @@ BOIDS_DETAIL_BLOCK_SUMS_SPEC void BOIDS_DETAIL_BLOCK_SUMS(const kernel_query<S, 
         }
         w = P::keep(P::both(m, d2 < sep_r2), w);
         counts[r] = counts[r] + P::keep(in, P::select(apart, one, at_zero_weight));
+        if constexpr (velocities_after) kept[packs++] = m;
         BOIDS_DETAIL_UNROLL
         for (std::size_t d = 0; d < D; ++d) {
             offset[r][d] = offset[r][d] + P::keep(m, dx[d]);
-            velocity[r][d] = velocity[r][d] + P::keep(m, P::load(block.vel[d] + at));
+            if constexpr (!velocities_after) velocity[r][d] = velocity[r][d] + P::keep(m, P::load(block.vel[d] + at));
             push[r][d] = push[r][d] + w * dx[d];
         }
       }
+    if constexpr (velocities_after) {
+        std::size_t k = 0;
+        for (std::size_t t = 0; t < block.size; t += logical)
+          BOIDS_DETAIL_UNROLL
+          for (std::size_t r = 0; r < R; ++r) {
+            const std::size_t at = t + r * P::lanes;
+            if (at >= block.size) break;
+            const M m = kept[k++];
+            BOIDS_DETAIL_UNROLL
+            for (std::size_t d = 0; d < D; ++d)
+                velocity[r][d] = velocity[r][d] + P::keep(m, P::load(block.vel[d] + at));
+          }
+    }
 
     // The tree: logical lane l = r * P::lanes + k; first l + (l + logical/2), and so on
     // (across the R packs, then within the pack).
