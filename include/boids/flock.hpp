@@ -302,12 +302,13 @@ bool fused_metric_step(span<V> positions, span<V> velocities, const flock_config
     // same box: a grid of another world takes the general path).
     if (toroidal && !(grid.all_in_box() && grid.world().size == cfg.world.size)) return false;
     const S* axes = grid.sorted_axis(0).data();  // positions per axis, n apart, in cell order
+    constexpr std::size_t gather_ahead = 24;  // slots: about a memory latency of this loop
     executor(tasks, [&](std::size_t t) {  // gather, in parallel: every task checks its slots
         const std::size_t b = n * t / tasks, e = n * (t + 1) / tasks;
         std::copy(velocities.data() + b, velocities.data() + e, ws.old_velocities.data() + b);
         bool ok = true;
         for (std::size_t s = b; s < e; ++s) {
-            if (s + 24 < e) prefetch_to_read(velocities.data() + order[s + 24]);
+            if (s + gather_ahead < e) prefetch_to_read(velocities.data() + order[s + gather_ahead]);
             const V& v = velocities[order[s]];
             ok = ok && boids::is_finite(v);
             for (std::size_t d = 0; d < D; ++d) {
