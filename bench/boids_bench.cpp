@@ -170,14 +170,13 @@ void bm_kernel(benchmark::State& state) {
     const auto size = static_cast<std::size_t>(state.range(0));
     const S radius = D == 3 ? S(std::cbrt(45.0 / (4.0 * M_PI))) : S(std::sqrt(15.0 / M_PI));
     constexpr std::size_t lanes = boids::detail::block_lanes<S>;
-    std::vector<S> store((3 * D + 1) * (size + lanes), S(0));
+    std::vector<S> store(3 * D * (size + lanes), S(0));
     boids::detail::candidate_block<S, D> block;
     for (std::size_t d = 0; d < D; ++d) {
         block.pos[d] = store.data() + d * (size + lanes);
         block.vel[d] = store.data() + (D + d) * (size + lanes);
         block.shift[d] = store.data() + (2 * D + d) * (size + lanes);
     }
-    block.kept = store.data() + 3 * D * (size + lanes);
     block.size = size;
     block.capacity = size;
     boids::random_stream rng{7};

@@ -54,41 +54,30 @@ BOIDS_DETAIL_BLOCK_SUMS_SPEC void BOIDS_DETAIL_BLOCK_SUMS(const kernel_query<S, 
     const F cone_k = P::splat(q.cos_half >= S(0) ? cos2 : -cos2);
 
     // In 3D the ten sums of a step do not fit the sixteen AVX registers beside the
-    // work: the velocities are summed in a second loop over the masks the first keeps
-    // in the block's scratch lanes (the same additions in the same order, so the same
-    // bits; in the block rather than on the stack, which an engine's fibers keep small).
+    // work: the velocities are summed in a second loop over the masks kept by the
+    // first (the same additions in the same order, so the same bits).
     constexpr bool velocities_after = D >= 3;
-    BOIDS_ASSERT(!velocities_after || block.kept != nullptr, "block_sums: a 3D block needs its scratch lanes");
-    // The block's pointers and size as locals: the masks' stores are byte copies, which
-    // the compiler must otherwise assume may change them, and reload them every pack.
-    const S* pos[D];
-    const S* vel[D];
-    const S* shift[D];
-    BOIDS_DETAIL_UNROLL
-    for (std::size_t d = 0; d < D; ++d) {
-        pos[d] = block.pos[d];
-        vel[d] = block.vel[d];
-        shift[d] = block.shift[d];
-    }
-    S* const kept = block.kept;
-    const std::size_t candidates = block.size;
+    constexpr std::size_t kept_masks = velocities_after ? block_capacity_limit / P::lanes + R : 1;
+    M kept[kept_masks];
+    std::size_t packs = 0;
+    BOIDS_ASSERT(block.size <= block_capacity_limit, "block_sums: a block holds at most block_capacity_limit candidates");
 
     // Packs in order, R to a step. Lanes past the block's end hold fill_block's
     // sentinel, so far away that they add +0 to every sum, as a masked lane would: no
     // mask for the end. No lambdas here: a lambda's call operator would not be built
     // for AVX with the function that holds it.
-    for (std::size_t t = 0; t < candidates; t += logical)
+    for (std::size_t t = 0; t < block.size; t += logical)
       BOIDS_DETAIL_UNROLL
       for (std::size_t r = 0; r < R; ++r) {
         const std::size_t at = t + r * P::lanes;
-        if (at >= candidates) break;
+        if (at >= block.size) break;
         F dx[D];
         F d2{};
         BOIDS_DETAIL_UNROLL
         for (std::size_t d = 0; d < D; ++d) {
-            F x = P::load(pos[d] + at) - p[d];
+            F x = P::load(block.pos[d] + at) - p[d];
             if constexpr (Wrap == wrap_mode::per_shift) {
-                x = x + P::load(shift[d] + at);
+                x = x + P::load(block.shift[d] + at);
             } else if constexpr (Wrap == wrap_mode::per_lane) {
                 x = x - P::keep(x > half[d], size[d]);
                 x = x + P::keep(x < neg_half[d], size[d]);
@@ -115,24 +104,25 @@ BOIDS_DETAIL_BLOCK_SUMS_SPEC void BOIDS_DETAIL_BLOCK_SUMS(const kernel_query<S, 
         }
         w = P::keep(P::both(m, d2 < sep_r2), w);
         counts[r] = counts[r] + P::keep(in, P::select(apart, one, at_zero_weight));
-        if constexpr (velocities_after) P::store_mask(kept + at, m);
+        if constexpr (velocities_after) kept[packs++] = m;
         BOIDS_DETAIL_UNROLL
         for (std::size_t d = 0; d < D; ++d) {
             offset[r][d] = offset[r][d] + P::keep(m, dx[d]);
-            if constexpr (!velocities_after) velocity[r][d] = velocity[r][d] + P::keep(m, P::load(vel[d] + at));
+            if constexpr (!velocities_after) velocity[r][d] = velocity[r][d] + P::keep(m, P::load(block.vel[d] + at));
             push[r][d] = push[r][d] + w * dx[d];
         }
       }
     if constexpr (velocities_after) {
-        for (std::size_t t = 0; t < candidates; t += logical)
+        std::size_t k = 0;
+        for (std::size_t t = 0; t < block.size; t += logical)
           BOIDS_DETAIL_UNROLL
           for (std::size_t r = 0; r < R; ++r) {
             const std::size_t at = t + r * P::lanes;
-            if (at >= candidates) break;
-            const M m = P::load_mask(kept + at);
+            if (at >= block.size) break;
+            const M m = kept[k++];
             BOIDS_DETAIL_UNROLL
             for (std::size_t d = 0; d < D; ++d)
-                velocity[r][d] = velocity[r][d] + P::keep(m, P::load(vel[d] + at));
+                velocity[r][d] = velocity[r][d] + P::keep(m, P::load(block.vel[d] + at));
           }
     }
 

@@ -59,7 +59,6 @@ struct candidate_block {
     S* pos[D];
     S* vel[D];
     S* shift[D];
-    S* kept = nullptr;  // scratch lanes for the kernel (3D: each pack's mask), capacity + block_lanes
     std::size_t size = 0, capacity = 0;
     bool shifted = false;  // some candidate's shift is not zero
 };

@@ -102,23 +102,6 @@ struct BOIDS_DETAIL_PACK {
         return std::fabs(x);
 #endif
     }
-    // A mask kept in memory, one lane of S per lane (the mask's bits), and read back.
-    static BOIDS_DETAIL_PACK_SPEC void store_mask(S* p, mask m) noexcept {
-#if BOIDS_DETAIL_VECTOR_PACKS
-        std::memcpy(p, &m, sizeof m);
-#else
-        *p = m ? S(1) : S(0);
-#endif
-    }
-    [[nodiscard]] static BOIDS_DETAIL_PACK_SPEC mask load_mask(const S* p) noexcept {
-#if BOIDS_DETAIL_VECTOR_PACKS
-        mask m;
-        std::memcpy(&m, p, sizeof m);
-        return m;
-#else
-        return *p != S(0);
-#endif
-    }
     // Whether m holds in lane k.
     [[nodiscard]] static BOIDS_DETAIL_PACK_SPEC bool lane_on(mask m, std::size_t k) noexcept {
 #if BOIDS_DETAIL_VECTOR_PACKS
