@@ -55,22 +55,25 @@ BOIDS_DETAIL_BLOCK_SUMS_SPEC void BOIDS_DETAIL_BLOCK_SUMS(const kernel_query<S, 
 
     // In 3D the ten sums of a step do not fit the sixteen AVX registers beside the
     // work: the velocities are summed in a second loop over the masks kept by the
-    // first (the same additions in the same order, so the same bits).
+    // first (the same additions in the same order, so the same bits), a chunk of
+    // 32 steps at a time, so that the masks take 1 KB of the stack whatever the block.
     constexpr bool velocities_after = D >= 3;
-    constexpr std::size_t kept_masks = velocities_after ? block_capacity_limit / P::lanes + R : 1;
-    M kept[kept_masks];
-    std::size_t packs = 0;
-    BOIDS_ASSERT(block.size <= block_capacity_limit, "block_sums: a block holds at most block_capacity_limit candidates");
+    constexpr std::size_t chunk_steps = 32;
+    M kept[velocities_after ? chunk_steps * R : 1];
 
     // Packs in order, R to a step. Lanes past the block's end hold fill_block's
     // sentinel, so far away that they add +0 to every sum, as a masked lane would: no
     // mask for the end. No lambdas here: a lambda's call operator would not be built
     // for AVX with the function that holds it.
-    for (std::size_t t = 0; t < block.size; t += logical)
+    const std::size_t chunk = velocities_after ? chunk_steps * logical : std::max<std::size_t>(block.size, 1);
+    for (std::size_t c0 = 0; c0 < block.size; c0 += chunk) {
+    const std::size_t c1 = std::min(block.size, c0 + chunk);
+    std::size_t packs = 0;
+    for (std::size_t t = c0; t < c1; t += logical)
       BOIDS_DETAIL_UNROLL
       for (std::size_t r = 0; r < R; ++r) {
         const std::size_t at = t + r * P::lanes;
-        if (at >= block.size) break;
+        if (at >= c1) break;
         F dx[D];
         F d2{};
         BOIDS_DETAIL_UNROLL
@@ -114,17 +117,18 @@ BOIDS_DETAIL_BLOCK_SUMS_SPEC void BOIDS_DETAIL_BLOCK_SUMS(const kernel_query<S, 
       }
     if constexpr (velocities_after) {
         std::size_t k = 0;
-        for (std::size_t t = 0; t < block.size; t += logical)
+        for (std::size_t t = c0; t < c1; t += logical)
           BOIDS_DETAIL_UNROLL
           for (std::size_t r = 0; r < R; ++r) {
             const std::size_t at = t + r * P::lanes;
-            if (at >= block.size) break;
+            if (at >= c1) break;
             const M m = kept[k++];
             BOIDS_DETAIL_UNROLL
             for (std::size_t d = 0; d < D; ++d)
                 velocity[r][d] = velocity[r][d] + P::keep(m, P::load(block.vel[d] + at));
           }
     }
+    }  // chunks
 
     // The tree: logical lane l = r * P::lanes + k; first l + (l + logical/2), and so on
     // (across the R packs, then within the pack).
