@@ -308,7 +308,7 @@ bool fused_metric_step(span<V> positions, span<V> velocities, const flock_config
         std::copy(velocities.data() + b, velocities.data() + e, ws.old_velocities.data() + b);
         bool ok = true;
         for (std::size_t s = b; s < e; ++s) {
-            if (s + gather_ahead < e) prefetch_to_read(velocities.data() + order[s + gather_ahead]);
+            if (s + gather_ahead < e) prefetch<prefetch_for::reading>(velocities.data() + order[s + gather_ahead]);
             const V& v = velocities[order[s]];
             ok = ok && boids::is_finite(v);
             for (std::size_t d = 0; d < D; ++d) {
@@ -359,8 +359,8 @@ bool fused_metric_step(span<V> positions, span<V> velocities, const flock_config
                 filled = fill_block(grid, plan, one_image, s, axes, vels, n, block);
             }
             const std::size_t i = order[s];
-            prefetch_to_write(positions.data() + i);  // written when its batch is finished
-            prefetch_to_write(velocities.data() + i);
+            prefetch<prefetch_for::writing>(positions.data() + i);  // written when its batch is finished
+            prefetch<prefetch_for::writing>(velocities.data() + i);
             // This boid's own state from the cell-ordered copies: sequential reads.
             const V p_i = boids::generate<V>([&](std::size_t d) { return axes[d * n + s]; });
             const V v_i = boids::generate<V>([&](std::size_t d) { return vels[d * n + s]; });

@@ -8,19 +8,12 @@
 namespace boids {
 namespace detail {
 
-template <class T>
-inline void prefetch_to_read(const T* p) noexcept {
-#if defined(__GNUC__) || defined(__clang__)
-    __builtin_prefetch(static_cast<const void*>(p), 0, 3);
-#else
-    (void)p;
-#endif
-}
+enum class prefetch_for { reading = 0, writing = 1 };
 
-template <class T>
-inline void prefetch_to_write(const T* p) noexcept {
+template <prefetch_for For, class T>
+inline void prefetch(const T* p) noexcept {
 #if defined(__GNUC__) || defined(__clang__)
-    __builtin_prefetch(static_cast<const void*>(p), 1, 3);
+    __builtin_prefetch(static_cast<const void*>(p), static_cast<int>(For), 3);
 #else
     (void)p;
 #endif
