@@ -104,16 +104,18 @@ struct flock_workspace {
     static constexpr std::size_t block_capacity = 1024;
     static_assert(block_capacity <= detail::block_capacity_limit, "counts in the kernel must stay exact");
     static constexpr std::size_t block_stride = block_capacity + 16;  // + lanes read past the end
+    static constexpr std::size_t block_rows = 3 * dimension_v<V> + 1;  // positions, velocities, shifts per axis; zeros
 
     [[nodiscard]] detail::candidate_block<S, dimension_v<V>> block_for(std::size_t task) noexcept {
         constexpr std::size_t D = dimension_v<V>;
         detail::candidate_block<S, D> b;
-        S* base = blocks.data() + task * 3 * D * block_stride;
+        S* base = blocks.data() + task * block_rows * block_stride;
         for (std::size_t d = 0; d < D; ++d) {
             b.pos[d] = base + d * block_stride;
             b.vel[d] = base + (D + d) * block_stride;
-            b.shift[d] = base + (2 * D + d) * block_stride;
+            b.shift[d] = b.shift_row[d] = base + (2 * D + d) * block_stride;
         }
+        b.no_shift = base + 3 * D * block_stride;  // zeros, never written
         b.capacity = block_capacity;
         return b;
     }
@@ -126,7 +128,7 @@ struct flock_workspace {
             neighbors.resize(tasks * capacity);
             task_ok.resize(tasks);
             // Zeros, so lanes read past a block's end are finite on the first fill.
-            blocks.assign(tasks * 3 * dimension_v<V> * block_stride, S(0));
+            blocks.assign(tasks * block_rows * block_stride, S(0));
         }
     }
 };

@@ -54,11 +54,16 @@ struct neighborhood_sums {
 // into one contiguous block (structure of arrays): every boid of the cell then
 // scans the same block in a single loop, whose trip count the CPU learns after the
 // cell's first boid. `shift` holds, per candidate, the torus image of its run.
+// An axis on which no run of the block is shifted reads `no_shift`, a row of zeros
+// that is never written: a cell on a torus's face has runs shifted along one axis
+// only, and the copy then writes one row of shifts, not D.
 template <class S, std::size_t D>
 struct candidate_block {
     S* pos[D];
     S* vel[D];
-    S* shift[D];
+    const S* shift[D];  // what the kernel reads: shift_row[d] or no_shift
+    S* shift_row[D];
+    const S* no_shift = nullptr;
     std::size_t size = 0, capacity = 0;
     bool shifted = false;  // some candidate's shift is not zero
 };
@@ -119,8 +124,10 @@ void block_sums(bool avx, const kernel_query<S, D>& q, const candidate_block<S, 
 template <class S, std::size_t D, class Grid>
 bool fill_block(const Grid& grid, const typename Grid::run_plan& plan, bool one_image, std::size_t slot,
                 const S* axes, const S* vels, std::size_t n, candidate_block<S, D>& block) noexcept {
+    BOIDS_ASSERT(block.no_shift != nullptr, "fill_block: the block has no row of zeros (see flock_workspace::block_for)");
     block.size = 0;
     block.shifted = false;
+    for (std::size_t d = 0; d < D; ++d) block.shift[d] = block.no_shift;
     bool fits = true;
     auto add = [&](std::size_t s0, std::size_t s1, const S* shift) {
         const std::size_t m = s1 - s0;
@@ -134,27 +141,30 @@ bool fill_block(const Grid& grid, const typename Grid::run_plan& plan, bool one_
         // for every axis: its exit, which depends on the run's length, is the branch
         // the CPU mispredicts, once a run rather than once an axis.
         using P = pack<S>;
-        bool shifted_run = false;
         if (shift != nullptr)
-            for (std::size_t d = 0; d < D; ++d) shifted_run = shifted_run || shift[d] != S(0);
-        if (shifted_run && !block.shifted) {  // the first torus image: the runs before it had none
-            block.shifted = true;
             for (std::size_t d = 0; d < D; ++d)
-                for (std::size_t k = 0; k < block.size; k += P::lanes) P::store(block.shift[d] + k, P::splat(S(0)));
-        }
+                if (shift[d] != S(0) && block.shift[d] == block.no_shift) {  // the first image on this axis
+                    block.shifted = true;
+                    block.shift[d] = block.shift_row[d];
+                    for (std::size_t k = 0; k < block.size; k += P::lanes) P::store(block.shift_row[d] + k, P::splat(S(0)));
+                }
         const S* from_p = axes + s0;
         const S* from_v = vels + s0;
         const std::size_t to = block.size;
-        if (block.shifted) {  // the kernel reads shifts: every run writes its own
+        if (block.shifted) {  // every run writes its own shifts, on the axes some run shifts
             typename P::f image[D];
+            bool written[D];
             BOIDS_DETAIL_UNROLL
-            for (std::size_t d = 0; d < D; ++d) image[d] = P::splat(shift != nullptr ? shift[d] : S(0));
+            for (std::size_t d = 0; d < D; ++d) {
+                image[d] = P::splat(shift != nullptr ? shift[d] : S(0));
+                written[d] = block.shift[d] != block.no_shift;
+            }
             for (std::size_t k = 0; k < m; k += P::lanes) {
                 BOIDS_DETAIL_UNROLL
                 for (std::size_t d = 0; d < D; ++d) {
                     P::store(block.pos[d] + to + k, P::load(from_p + d * n + k));
                     P::store(block.vel[d] + to + k, P::load(from_v + d * n + k));
-                    P::store(block.shift[d] + to + k, image[d]);
+                    if (written[d]) P::store(block.shift_row[d] + to + k, image[d]);
                 }
             }
         } else {
