@@ -10,6 +10,8 @@
 # steps on a thread_pool of its own; `bench/ab.sh HEAD HEAD 10000 400 2 360 metric 1 2`
 # gives one thread against two in one process, `... 10000 400 2 360:270` what a
 # 270-degree cone costs, and `... 10000 200 2:3` 3D against 2D.
+# AB_BLOCK=K steps each side K times in a row with a pause between sides (B/A block
+# by block): for threaded steps, where the idle side's pool would spin beside the other.
 # CXX and CXXFLAGS choose the compiler (g++) and flags (-O3 -DNDEBUG).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,6 +20,10 @@ if [ $# -lt 2 ]; then
   exit 2
 fi
 rev_a=$1 rev_b=$2
+if [ -n "${AB_BLOCK+set}" ] && ! [[ "$AB_BLOCK" =~ ^[1-9][0-9]{0,4}$ ]]; then
+  echo "bench/ab.sh: AB_BLOCK must be a whole number from 1 to 99999, got '$AB_BLOCK'" >&2
+  exit 2
+fi
 shift 2
 args=("${1:-10000}" "${2:-400}" "${3:-2}" "${4:-360}" "${5:-metric}" "${6:-1}" "${7:-1}")
 cxx=${CXX:-g++}

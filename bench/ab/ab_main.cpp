@@ -3,12 +3,14 @@
 // step. Both sides see the same machine at the same moments, so the ratio holds
 // still where wall times drift by 30% and more (docs/performance.md).
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 #include "ab_side.hpp"
 
@@ -89,22 +91,51 @@ int main(int argc, char** argv) {
         }
         (side == 0 ? run_a : run_b).threads = static_cast<std::size_t>(threads);
     }
+    // AB_BLOCK=K: each side steps K times in a row, after a pause long enough for the
+    // other side's pool to fall asleep, and B/A is taken block by block. Stepped one
+    // by one, the idle side's pool spins for a while after each of its steps, on the
+    // cores the other side is using: this mode is for comparing threaded steps.
+    long block = 0;
+    if (const char* text = std::getenv("AB_BLOCK")) {
+        if (!read_count(text, 1, 99999, block)) {
+            std::fprintf(stderr, "ab: AB_BLOCK must be a whole number from 1 to 99999, got '%s'\n", text);
+            return 2;
+        }
+    }
     std::unique_ptr<ab_side> a(make_side_a(scene, run_a)), b(make_side_b(scene, run_b));
     a->step();  // first steps: the buffers are sized
     b->step();
     std::vector<double> ta, tb, ratio;
-    for (long s = 0; s < steps; ++s) {
-        double x, y;
-        if (s % 2 == 0) {
-            x = a->step();
-            y = b->step();
-        } else {
-            y = b->step();
-            x = a->step();
+    if (block > 0) {
+        for (long s = 0, round = 0; s < steps; s += block, ++round) {
+            double median_of[2] = {0, 0};
+            for (int k = 0; k < 2; ++k) {
+                const bool side_a = (k == 0) == (round % 2 == 0);  // which goes first alternates
+                ab_side& side = side_a ? *a : *b;
+                std::this_thread::sleep_for(std::chrono::milliseconds(8));
+                side.step();  // wakes its pool: not timed
+                std::vector<double> here;
+                for (long j = 0; j < block && s + j < steps; ++j) here.push_back(side.step());
+                std::vector<double>& times = side_a ? ta : tb;
+                times.insert(times.end(), here.begin(), here.end());
+                median_of[side_a ? 0 : 1] = median(here);
+            }
+            ratio.push_back(median_of[1] / median_of[0]);
         }
-        ta.push_back(x);
-        tb.push_back(y);
-        ratio.push_back(y / x);
+    } else {
+        for (long s = 0; s < steps; ++s) {
+            double x, y;
+            if (s % 2 == 0) {
+                x = a->step();
+                y = b->step();
+            } else {
+                y = b->step();
+                x = a->step();
+            }
+            ta.push_back(x);
+            tb.push_back(y);
+            ratio.push_back(y / x);
+        }
     }
     const bool same = a->digest() == b->digest();
     auto describe = [](const ab_run& run) {
@@ -117,8 +148,8 @@ int main(int argc, char** argv) {
         return std::string(text);
     };
     std::printf("%ld boids, %s; A: %s; B: %s. A %.1f us, B %.1f us a step (medians of %ld); "
-                "B/A %.3f (median step by step); same bits: %s\n",
+                "B/A %.3f (median %s); same bits: %s\n",
                 boids, scene.topological ? "topological k=7" : "metric", describe(run_a).c_str(), describe(run_b).c_str(),
-                median(ta), median(tb), steps, median(ratio), same ? "yes" : "no");
+                median(ta), median(tb), steps, median(ratio), block > 0 ? "block by block" : "step by step", same ? "yes" : "no");
     return 0;
 }
