@@ -33,6 +33,7 @@ BOIDS_DETAIL_BLOCK_SUMS_SPEC void BOIDS_DETAIL_BLOCK_SUMS(const kernel_query<S, 
     // One counter for two counts, both small integers (exact in any float):
     // + 1 per neighbour, + zero_weight per lane at distance 0.
     const S zero_weight = S(block_capacity_limit + 1);
+    BOIDS_ASSERT(block.size <= block_capacity_limit, "block_sums: more candidates than the count can tell from zero_weight");
     const F at_zero_weight = P::splat(zero_weight);
     F counts[R], offset[R][D], velocity[R][D], push[R][D];
     BOIDS_DETAIL_UNROLL
