@@ -18,6 +18,7 @@
 #include "block_distances.hpp"
 #include "keep_within.hpp"
 #include "pack.hpp"
+#include "prefetch.hpp"
 
 namespace boids {
 namespace detail {
@@ -99,23 +100,17 @@ public:
             cmin_.fill(std::numeric_limits<std::int32_t>::max());
             cmax_.fill(std::numeric_limits<std::int32_t>::min());
         }
-        bool inside = true;  // every position in the box (the by-distance query needs it in a torus)
         for (std::size_t i = 0; i < n; ++i) {
             const std::size_t s = cursor_[pbucket_[i]]++;
             order_[s] = i;
             slot_[i] = s;
-            scell_[s] = pcell_[i];
-            for (std::size_t d = 0; d < dim; ++d) {
-                const scalar x = boids::get(positions[i], d);
-                spos_[d * n + s] = x;
-                inside = inside && x >= scalar(0) && x < world_.size[d];
-                if (Hashed) {
+            if (Hashed)
+                for (std::size_t d = 0; d < dim; ++d) {
                     cmin_[d] = std::min(cmin_[d], pcell_[i][d]);
                     cmax_[d] = std::max(cmax_[d], pcell_[i][d]);
                 }
-            }
         }
-        prepare_nearest(inside);
+        prepare_nearest(fill_slots(positions, 0, n));  // every position in the box? (the by-distance query needs it in a torus)
     }
 
     // The same index, built by `tasks` tasks of `executor` (see executor.hpp): each
@@ -187,20 +182,13 @@ public:
                 list[m] = i;
                 m += static_cast<std::size_t>(pbucket_[i] - lo < span_of);
             }
-            bool inside = true;
             for (std::size_t j = 0; j < m; ++j) {
                 const std::size_t i = list[j];
                 const std::size_t s = cursor_[pbucket_[i]]++;
                 order_[s] = i;
                 slot_[i] = s;
-                scell_[s] = pcell_[i];
-                for (std::size_t d = 0; d < dim; ++d) {
-                    const scalar x = boids::get(positions[i], d);
-                    spos_[d * n + s] = x;
-                    inside = inside && x >= scalar(0) && x < world_.size[d];
-                }
             }
-            task_inside_[u] = inside ? 1 : 0;
+            task_inside_[u] = fill_slots(positions, bucket_start_[lo], bucket_start_[lo + span_of]) ? 1 : 0;
         });
         bool inside = true;
         for (std::size_t t = 0; t < tasks; ++t) inside = inside && task_inside_[t] == 1;
@@ -914,6 +902,33 @@ private:
     // Chunk by chunk: where no coordinate of a chunk needs wrapping, its cells are
     // computed in loops without branches or calls, which the compiler vectorises
     // (cell_coord's operations in its order, so the same cells); else boid by boid.
+    // Placing, its second half: with order_ known, slots s0 up to s1 get their boids'
+    // cells and positions, read from the boids (in random order: reads, which overlap)
+    // and written in slot order. Written from each boid in index order, they made
+    // three or four more stores per boid to random places, which beyond the caches
+    // wait for their lines one after another (a million boids: 44-72 ms a build).
+    // Returns whether every position lies in the box.
+    bool fill_slots(span<const V> positions, std::size_t s0, std::size_t s1) {
+        constexpr std::size_t ahead = 16;  // slots: about a memory latency of this loop
+        const std::size_t n = order_.size();
+        bool inside = true;
+        for (std::size_t s = s0; s < s1; ++s) {
+            if (s + ahead < s1) {
+                const std::size_t j = order_[s + ahead];
+                prefetch<prefetch_for::reading>(positions.data() + j);
+                prefetch<prefetch_for::reading>(pcell_.data() + j);
+            }
+            const std::size_t i = order_[s];
+            scell_[s] = pcell_[i];
+            for (std::size_t d = 0; d < dim; ++d) {
+                const scalar x = boids::get(positions[i], d);
+                spos_[d * n + s] = x;
+                inside = inside && x >= scalar(0) && x < world_.size[d];
+            }
+        }
+        return inside;
+    }
+
     void dense_cells(span<const V> positions, std::size_t b, std::size_t e, std::size_t* counts, scalar& max_abs) {
         constexpr std::size_t chunk = 64;
         const bool torus = world_.kind == edges::toroidal;
