@@ -91,8 +91,7 @@ struct flock_workspace {
     std::vector<V> accelerations;
     std::vector<neighbor<S, dimension_v<V>>> neighbors;  // tasks * capacity
     std::vector<S> sorted_velocities;                    // per axis, in the grid's cell order
-    std::vector<V> old_velocities;                       // the fused step's copy: velocities before it moves any boid
-    std::vector<V> finished_positions, finished_velocities;  // the boid-by-boid step's batched new state, by slot
+    std::vector<V> finished_positions, finished_velocities;  // new states by slot (the fused step: every boid's)
     std::vector<unsigned char> finished;                 // by slot: the new state above is ready
     std::vector<unsigned char> task_ok;                  // per task: its boids suit the fused kernel
     std::vector<S> blocks;                               // per task: a cell's candidates (see block_for)
@@ -281,10 +280,11 @@ void finish_waiting_boids(bool avx, finish_batch<scalar_t<V>, dimension_v<V>>& b
 
 // The fused metric step over a dense grid: gathers velocities into cell order, then,
 // cell by cell, copies the cell's candidates into a block, computes each of its
-// boids' sums over it (flock_kernel.hpp) and moves the boid at once. Every boid still
-// sees the old state: the kernel reads only the grid's copies, made before any boid
-// moved, and the rare boid that takes the general path reads a copy of the old
-// velocities. Returns false (having changed nothing) when this step cannot use it: a
+// boids' sums over it (flock_kernel.hpp) and moves the boid at once, into the
+// workspace by slot; a last pass copies the new states to the caller's arrays. Every
+// boid sees the old state: the kernel reads only the grid's copies, and the rare boid
+// that takes the general path reads the caller's arrays, which are not written until
+// every boid has moved. Returns false (having changed nothing) when this step cannot use it: a
 // state that is not finite, a coordinate beyond a quarter of the largest float, or a
 // toroidal position outside the box (keep positions in [0, size), as confine() does).
 template <class V, class Grid, class Executor>
@@ -299,7 +299,8 @@ bool fused_metric_step(span<V> positions, span<V> velocities, const flock_config
     const bool toroidal = cfg.world.kind == edges::toroidal;
     const auto order = grid.order();
     if (ws.sorted_velocities.size() != n * D + Grid::padding) ws.sorted_velocities.assign(n * D + Grid::padding, S(0));
-    if (ws.old_velocities.size() != n) ws.old_velocities.resize(n);
+    if (ws.finished_positions.size() != n) ws.finished_positions.resize(n);
+    if (ws.finished_velocities.size() != n) ws.finished_velocities.resize(n);
     // Every position in the box: found by the grid's build while it sorted (in the
     // same box: a grid of another world takes the general path).
     if (toroidal && !(grid.all_in_box() && grid.world().size == cfg.world.size)) return false;
@@ -307,7 +308,6 @@ bool fused_metric_step(span<V> positions, span<V> velocities, const flock_config
     constexpr std::size_t gather_ahead = 24;  // slots: about a memory latency of this loop
     executor(tasks, [&](std::size_t t) {  // gather, in parallel: every task checks its slots
         const std::size_t b = n * t / tasks, e = n * (t + 1) / tasks;
-        std::copy(velocities.data() + b, velocities.data() + e, ws.old_velocities.data() + b);
         bool ok = true;
         for (std::size_t s = b; s < e; ++s) {
             if (s + gather_ahead < e) prefetch<prefetch_for::reading>(velocities.data() + order[s + gather_ahead]);
@@ -333,7 +333,7 @@ bool fused_metric_step(span<V> positions, span<V> velocities, const flock_config
         const std::size_t b = n * t / tasks, e = n * (t + 1) / tasks;
         span<neighbor<S, D>> buf(ws.neighbors.data() + t * ws.capacity, ws.capacity);
         const S* vels = ws.sorted_velocities.data();
-        const span<const V> old_vel(ws.old_velocities.data(), n);
+        const span<const V> old_vel(velocities.data(), n);  // unchanged until every boid has moved
         candidate_block<S, D> block = ws.block_for(t);
         kernel_query<S, D> q{};
         for (std::size_t d = 0; d < D; ++d) {
@@ -348,9 +348,8 @@ bool fused_metric_step(span<V> positions, span<V> velocities, const flock_config
         const bool batched = batch_finish_supported(cfg);
         auto finish_waiting = [&] {
             finish_waiting_boids(avx, batch, cfg, dt, [&](std::size_t slot, const V& p, const V& v) {
-                const std::size_t i = order[slot];
-                positions[i] = p;
-                velocities[i] = v;
+                ws.finished_positions[slot] = p;
+                ws.finished_velocities[slot] = v;
             });
         };
         std::size_t cell_end = b;  // the block holds the candidates of slots up to here
@@ -361,8 +360,6 @@ bool fused_metric_step(span<V> positions, span<V> velocities, const flock_config
                 filled = fill_block(grid, plan, one_image, s, axes, vels, n, block);
             }
             const std::size_t i = order[s];
-            prefetch<prefetch_for::writing>(positions.data() + i);  // written when its batch is finished
-            prefetch<prefetch_for::writing>(velocities.data() + i);
             // This boid's own state from the cell-ordered copies: sequential reads.
             const V p_i = boids::generate<V>([&](std::size_t d) { return axes[d * n + s]; });
             const V v_i = boids::generate<V>([&](std::size_t d) { return vels[d * n + s]; });
@@ -402,10 +399,27 @@ bool fused_metric_step(span<V> positions, span<V> velocities, const flock_config
             // Move (as flock_step's move pass would): p_i and v_i are boid i's state, bit for bit.
             V p = p_i, v = v_i;
             move_boid(p, v, a, dt, cfg);
-            positions[i] = p;
-            velocities[i] = v;
+            ws.finished_positions[s] = p;
+            ws.finished_velocities[s] = v;
         }
         finish_waiting();
+    });
+    // The new state goes to the caller's arrays in index order: random reads of the
+    // copies by slot, which overlap, where writing each boid as it moved made random
+    // stores, which beyond the caches wait for their lines one after another.
+    constexpr std::size_t copy_ahead = 16;
+    executor(tasks, [&](std::size_t t) {
+        const std::size_t b = n * t / tasks, e = n * (t + 1) / tasks;
+        for (std::size_t i = b; i < e; ++i) {
+            if (i + copy_ahead < e) {
+                const std::size_t later = grid.slot_of(i + copy_ahead);
+                prefetch<prefetch_for::reading>(ws.finished_positions.data() + later);
+                prefetch<prefetch_for::reading>(ws.finished_velocities.data() + later);
+            }
+            const std::size_t s = grid.slot_of(i);
+            positions[i] = ws.finished_positions[s];
+            velocities[i] = ws.finished_velocities[s];
+        }
     });
     return true;
 }
