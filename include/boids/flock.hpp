@@ -5,7 +5,8 @@
 //   3. then all move: semi-implicit Euler in the speed band, and the world's edges
 //
 // (A dense grid's metric step fuses 2 and 3: it reads only copies of the old state,
-// so a boid can move as soon as its acceleration is known. The result is the same.)
+// so a boid can move as soon as its acceleration is known, into the workspace; the
+// new states reach your arrays once all have moved. The result is the same.)
 //
 // Users may call flock_step or write the same loop from the same parts
 // (examples/own_loop.cpp). The workspace owns every buffer: after the first step of
@@ -284,9 +285,10 @@ void finish_waiting_boids(bool avx, finish_batch<scalar_t<V>, dimension_v<V>>& b
 // workspace by slot; a last pass copies the new states to the caller's arrays. Every
 // boid sees the old state: the kernel reads only the grid's copies, and the rare boid
 // that takes the general path reads the caller's arrays, which are not written until
-// every boid has moved. Returns false (having changed nothing) when this step cannot use it: a
-// state that is not finite, a coordinate beyond a quarter of the largest float, or a
-// toroidal position outside the box (keep positions in [0, size), as confine() does).
+// every boid has moved. Returns false (having changed nothing) when this step cannot
+// use it: a state that is not finite, a coordinate beyond a quarter of the largest
+// float, or a toroidal position outside the box (keep positions in [0, size), as
+// confine() does).
 template <class V, class Grid, class Executor>
 bool fused_metric_step(span<V> positions, span<V> velocities, const flock_config<V>& cfg, const Grid& grid,
                        flock_workspace<V>& ws, scalar_t<V> dt, std::size_t tasks, Executor& executor) {

@@ -897,11 +897,6 @@ private:
         return nb;
     }
 
-    // A dense grid's first pass over boids [b, e): each boid's cell and bucket, counted
-    // in counts[bucket]; max_abs takes the largest finite |coordinate| of an open world.
-    // Chunk by chunk: where no coordinate of a chunk needs wrapping, its cells are
-    // computed in loops without branches or calls, which the compiler vectorises
-    // (cell_coord's operations in its order, so the same cells); else boid by boid.
     // Placing, its second half: with order_ known, slots s0 up to s1 get their boids'
     // cells and positions, read from the boids (in random order: reads, which overlap)
     // and written in slot order. Written from each boid in index order, they made
@@ -929,6 +924,11 @@ private:
         return inside;
     }
 
+    // A dense grid's first pass over boids [b, e): each boid's cell and bucket, counted
+    // in counts[bucket]; max_abs takes the largest finite |coordinate| of an open world.
+    // Chunk by chunk: where no coordinate of a chunk needs wrapping, its cells are
+    // computed in loops without branches or calls, which the compiler vectorises
+    // (cell_coord's operations in its order, so the same cells); else boid by boid.
     void dense_cells(span<const V> positions, std::size_t b, std::size_t e, std::size_t* counts, scalar& max_abs) {
         constexpr std::size_t chunk = 64;
         const bool torus = world_.kind == edges::toroidal;
