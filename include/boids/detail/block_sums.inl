@@ -98,13 +98,15 @@ BOIDS_DETAIL_BLOCK_SUMS_SPEC void BOIDS_DETAIL_BLOCK_SUMS(const kernel_query<S, 
         }
         const M apart = d2 > zero;
         const M m = P::both(in, apart);
-        const F safe = d2 + P::keep_unless(apart, one);  // d2 where apart, 1 at distance 0
+        // A lane at distance 0 gives w = -inf here (and a sentinel lane NaN under the
+        // linear falloff): both are masked out below, as bits, so no lane needs a
+        // safe divisor.
         F w;
         if constexpr (Linear) {
-            const F dist = P::sqrt(safe);
+            const F dist = P::sqrt(d2);
             w = (one - dist / sep_radius) / dist * minus_one;
         } else {
-            w = minus_one / safe;
+            w = minus_one / d2;
         }
         w = P::keep(P::both(m, d2 < sep_r2), w);
         counts[r] = counts[r] + P::keep(in, P::select(apart, one, at_zero_weight));
