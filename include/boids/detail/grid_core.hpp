@@ -37,6 +37,7 @@ public:
     // Per-axis arrays are readable this many slots past their end (zeros), so a
     // kernel may load whole lanes and mask the tail.
     static constexpr std::size_t padding = 16;
+    static constexpr std::size_t cell_chunk = 64;  // boids whose cells are found together (dense_cells, fill_slots)
 
     grid_core() = default;
     // cell_size: the edge of a cell, usually the view radius (> 0). In a box world the
@@ -69,7 +70,7 @@ public:
         layout(positions);
         const std::size_t nb = buckets_for(n);
         bucket_start_.assign(nb + 1, 0);
-        pcell_.resize(n);
+        if (Hashed) pcell_.resize(n);  // a dense grid finds a boid's cell again in fill_slots
         pbucket_.resize(n);
         max_abs_ = scalar(0);
         if (world_.kind == edges::toroidal)
@@ -127,7 +128,6 @@ public:
         }
         layout(positions);
         const std::size_t nb = buckets_for(n);
-        pcell_.resize(n);
         pbucket_.resize(n);
         order_.resize(n);
         slot_.resize(n);
@@ -902,35 +902,74 @@ private:
     // and written in slot order. Written from each boid in index order, they made
     // three or four more stores per boid to random places, which beyond the caches
     // wait for their lines one after another (a million boids: 44-72 ms a build).
-    // Returns whether every position lies in the box.
+    // A dense grid's cells are found again from the positions just read (as
+    // dense_cells found them, chunk by chunk), not read from a per-boid array: one
+    // random line per boid instead of two. Returns whether every position lies in the box.
     bool fill_slots(span<const V> positions, std::size_t s0, std::size_t s1) {
         constexpr std::size_t ahead = 16;  // slots: about a memory latency of this loop
         const std::size_t n = order_.size();
         bool inside = true;
-        for (std::size_t s = s0; s < s1; ++s) {
-            if (s + ahead < s1) {
-                const std::size_t j = order_[s + ahead];
-                prefetch<prefetch_for::reading>(positions.data() + j);
-                prefetch<prefetch_for::reading>(pcell_.data() + j);
+        scalar x[dim][cell_chunk];
+        std::int32_t cell[dim][cell_chunk];
+        for (std::size_t c0 = s0; c0 < s1; c0 += cell_chunk) {
+            const std::size_t m = std::min(cell_chunk, s1 - c0);
+            int in_box = 1;
+            for (std::size_t k = 0; k < m; ++k) {
+                const std::size_t s = c0 + k;
+                if (s + ahead < s1) {
+                    const std::size_t j = order_[s + ahead];
+                    prefetch<prefetch_for::reading>(positions.data() + j);
+                    if (Hashed) prefetch<prefetch_for::reading>(pcell_.data() + j);
+                }
+                const std::size_t i = order_[s];
+                if (Hashed) scell_[s] = pcell_[i];
+                for (std::size_t d = 0; d < dim; ++d) {
+                    const scalar xd = boids::get(positions[i], d);
+                    spos_[d * n + s] = xd;
+                    x[d][k] = xd;
+                    in_box &= static_cast<int>(xd >= scalar(0)) & static_cast<int>(xd < world_.size[d]);
+                }
             }
-            const std::size_t i = order_[s];
-            scell_[s] = pcell_[i];
-            for (std::size_t d = 0; d < dim; ++d) {
-                const scalar x = boids::get(positions[i], d);
-                spos_[d * n + s] = x;
-                inside = inside && x >= scalar(0) && x < world_.size[d];
+            inside = inside && in_box != 0;
+            if (!Hashed) {
+                for (std::size_t k = m; k < cell_chunk; ++k)
+                    for (std::size_t d = 0; d < dim; ++d) x[d][k] = scalar(0);
+                cells_of_chunk(x, m, in_box != 0 || world_.kind != edges::toroidal, cell);
+                for (std::size_t k = 0; k < m; ++k)
+                    for (std::size_t d = 0; d < dim; ++d) scell_[c0 + k][d] = cell[d][k];
             }
         }
         return inside;
     }
 
-    // A dense grid's first pass over boids [b, e): each boid's cell and bucket, counted
-    // in counts[bucket]; max_abs takes the largest finite |coordinate| of an open world.
-    // Chunk by chunk: where no coordinate of a chunk needs wrapping, its cells are
-    // computed in loops without branches or calls, which the compiler vectorises
-    // (cell_coord's operations in its order, so the same cells); else boid by boid.
+    // The cells of a chunk of coordinates (x[d][k], the first m of cell_chunk lanes
+    // real, the rest finite), as cell_coord finds them. `no_wrap`: no coordinate needs
+    // wrapping (a torus's chunk inside its box, or any other world), so the cells are
+    // found in loops without branches or calls, which the compiler vectorises
+    // (cell_coord's operations in its order, so the same cells); else one by one.
+    void cells_of_chunk(const scalar (&x)[dim][cell_chunk], std::size_t m, bool no_wrap,
+                        std::int32_t (&cell)[dim][cell_chunk]) const noexcept {
+        if (no_wrap) {
+            for (std::size_t d = 0; d < dim; ++d) {
+                const scalar origin = origin_[d], w = w_[d], hi = static_cast<scalar>(n_[d] - 1);
+                for (std::size_t k = 0; k < cell_chunk; ++k) {
+                    const scalar u = (x[d][k] - origin) / w;
+                    scalar t = u >= scalar(0) ? u : scalar(0);  // below 0 and NaN: cell 0
+                    t = t > hi ? hi : t;
+                    cell[d][k] = static_cast<std::int32_t>(t);
+                }
+            }
+        } else {
+            for (std::size_t d = 0; d < dim; ++d)
+                for (std::size_t k = 0; k < m; ++k) cell[d][k] = cell_coord(x[d][k], d);
+        }
+    }
+
+    // A dense grid's first pass over boids [b, e): each boid's bucket, counted in
+    // counts[bucket]; max_abs takes the largest finite |coordinate| of an open world.
+    // Chunk by chunk (see cells_of_chunk).
     void dense_cells(span<const V> positions, std::size_t b, std::size_t e, std::size_t* counts, scalar& max_abs) {
-        constexpr std::size_t chunk = 64;
+        constexpr std::size_t chunk = cell_chunk;
         const bool torus = world_.kind == edges::toroidal;
         scalar x[dim][chunk];
         std::int32_t cell[dim][chunk];
@@ -952,25 +991,11 @@ private:
                     max_abs = big;
                 }
             }
-            if (in_box) {
-                for (std::size_t d = 0; d < dim; ++d) {
-                    const scalar origin = origin_[d], w = w_[d], hi = static_cast<scalar>(n_[d] - 1);
-                    for (std::size_t k = 0; k < chunk; ++k) {
-                        const scalar u = (x[d][k] - origin) / w;
-                        scalar t = u >= scalar(0) ? u : scalar(0);  // below 0 and NaN: cell 0
-                        t = t > hi ? hi : t;
-                        cell[d][k] = static_cast<std::int32_t>(t);
-                    }
-                }
-            } else {
-                for (std::size_t d = 0; d < dim; ++d)
-                    for (std::size_t k = 0; k < m; ++k) cell[d][k] = cell_coord(x[d][k], d);
-            }
+            cells_of_chunk(x, m, in_box != 0, cell);
             for (std::size_t k = 0; k < m; ++k) {
                 cell_t c;
                 for (std::size_t d = 0; d < dim; ++d) c[d] = cell[d][k];
                 const std::size_t bucket = bucket_of(c);
-                pcell_[i0 + k] = c;
                 pbucket_[i0 + k] = bucket;
                 ++counts[bucket];
             }
