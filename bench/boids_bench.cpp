@@ -4,6 +4,7 @@
 //   step/<lesson|standard2d|standard3d>/<all_pairs|grid|auto>/N/threads:T
 //   step/standard2d_cone270/grid, step/standard<2d|3d>_topological7/grid
 //   step/standard<2d|3d>_cell_ordered/grid  (the caller's arrays kept in cell order)
+//   step/standard2d_settled/grid  (the standard 2D scene after 1,000 steps of flocking)
 // The standard scene: N boids uniform in a square of side sqrt(N) (density 1),
 // toroidal, view radius sqrt(15/pi) (about 15 neighbours), float, inverse-square
 // separation + alignment + cohesion, no cone, speed band, dt = 0.1. In 3D a cube of
@@ -96,8 +97,10 @@ void bm_neighbors(benchmark::State& state, bool topological, finder_kind kind) {
 template <class V>
 // cell_ordered: the caller keeps its arrays in the grid's cell order (apply_order,
 // cell_order.hpp), here every 10 steps inside the timing, from a start in cell order.
+// settle_steps: the scene is first stepped this many times, untimed, so that it has
+// flocked (denser groups, many boids with more neighbours than max_neighbors).
 void bm_step(benchmark::State& state, finder_kind kind, bool lesson, double view_angle = 360, bool topological = false,
-             bool cell_ordered = false) {
+             bool cell_ordered = false, int settle_steps = 0) {
     const auto n = static_cast<std::size_t>(state.range(0));
     const auto threads = static_cast<std::size_t>(state.range(1));
     auto cfg = lesson ? boids::flock_config<V>{} : standard_scene<V>(n);
@@ -115,6 +118,12 @@ void bm_step(benchmark::State& state, finder_kind kind, bool lesson, double view
     }
     std::vector<V> p, v, scratch;
     scatter(n, cfg, p, v);
+    if (settle_steps > 0) {
+        boids::uniform_grid<V> g(cfg.world, cfg.view_radius);
+        boids::flock_workspace<V> w;
+        for (int k = 0; k < settle_steps; ++k)
+            boids::flock_step(boids::span<V>(p), boids::span<V>(v), cfg, g, w, boids::scalar_t<V>(dt));
+    }
     if (cell_ordered) {
         boids::uniform_grid<V> g(cfg.world, cfg.view_radius);
         g.build(boids::span<const V>(p));
@@ -246,6 +255,13 @@ void register_all() {
             for (long n : {10000L, 100000L}) b->Args({n, 1});
             b->ArgNames({"", "threads"})->Unit(benchmark::kMicrosecond)->UseRealTime();
         }
+        // The standard 2D scene after 1,000 steps (100 s) of flocking: groups several
+        // times denser than the start, where many boids heed only their 64 nearest.
+        auto* settled = benchmark::RegisterBenchmark("step/standard2d_settled/grid", [](benchmark::State& s) {
+            bm_step<f2>(s, grid_k, false, 360, false, false, 1000);
+        });
+        for (long t : {1L, 2L}) settled->Args({10000, t});
+        settled->ArgNames({"", "threads"})->Unit(benchmark::kMicrosecond)->UseRealTime();
         // The standard scenes with the caller's arrays kept in cell order.
         auto* ord2 = benchmark::RegisterBenchmark("step/standard2d_cell_ordered/grid",
                                                   [](benchmark::State& s) { bm_step<f2>(s, grid_k, false, 360, false, true); });

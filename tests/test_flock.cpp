@@ -371,3 +371,123 @@ TEST_CASE("a toroidal boid outside the box sends the step to the general path, w
     CAPTURE(worst);
     CHECK(worst < 1e-9);  // summation order only
 }
+
+namespace {
+// How many boids see more than cfg.max_neighbors others within the view radius.
+template <class V>
+std::size_t crowded_boids(const boids::flock_config<V>& cfg, const std::vector<V>& p) {
+    boids::uniform_grid<V> grid(cfg.world, cfg.view_radius);
+    grid.build(boids::span<const V>(p));
+    const boids::vision_cone<boids::scalar_t<V>, boids::dimension_v<V>> all_around{};
+    std::size_t crowded = 0;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        std::size_t seen = 0;
+        grid.for_each_within(i, cfg.view_radius, all_around, [&](const auto&) { ++seen; });
+        crowded += seen > cfg.max_neighbors ? 1 : 0;
+    }
+    return crowded;
+}
+} // namespace
+
+TEST_CASE("a crowded boid heeds its max_neighbors nearest on the kernel, as on the general path", "[flock][heed]") {
+    // Boids with more neighbours than max_neighbors: the fused step finds the radius of
+    // the nearest ones and runs the kernel again within it. Taking all of them, or the
+    // wrong ones, moves a velocity by far more than summation order does (over 1e-3 here).
+    // (With a cone, a crowded boid takes the general path: checked here as well.)
+    for (double angle : {360.0, 270.0})
+    for (auto edges : {boids::edges::bounded, boids::edges::toroidal}) {
+        auto cfg = boids::lesson::config<lab::vec2>();
+        cfg.world.kind = edges;
+        cfg.view_angle = angle;
+        cfg.max_neighbors = 5;
+        std::vector<lab::vec2> p0, v0;
+        boids::lesson::scatter(21, cfg, p0, v0, 600);
+        const std::size_t crowded = crowded_boids(cfg, p0);
+        CAPTURE(angle, static_cast<int>(edges), crowded);
+        REQUIRE(crowded > 200);
+        CHECK(finder_against_index(cfg, p0, v0, 1, false) < 1e-9);  // summation order only
+        CHECK(finder_against_index(cfg, p0, v0, 30, true) < 1e-8);
+    }
+    // 3D, metric: the same in a ball.
+    auto cfg = cube_config(8.0);
+    cfg.neighbors = boids::neighborhood_kind::metric;
+    cfg.max_neighbors = 9;
+    std::vector<lab::vec3> p0, v0;
+    boids::lesson::scatter(22, cfg, p0, v0, 700);
+    const std::size_t crowded = crowded_boids(cfg, p0);
+    CAPTURE(crowded);
+    REQUIRE(crowded > 200);
+    CHECK(finder_against_index(cfg, p0, v0, 1, false) < 1e-9);
+}
+
+TEST_CASE("a crowded boid whose last heeded neighbours tie in distance takes the general path's choice by index", "[flock][heed]") {
+    // A square lattice: every boid has 4 neighbours at 1 and 4 at sqrt(2), so the
+    // 6 nearest end within a tie. The general path keeps the lower indices; a radius
+    // cannot tell them apart, so the kernel hands such a boid over.
+    auto cfg = boids::lesson::config<lab::vec2>();
+    cfg.world.kind = boids::edges::bounded;
+    cfg.view_angle = 360;
+    cfg.view_radius = 1.6;
+    cfg.max_neighbors = 6;
+    std::vector<lab::vec2> p0, v0;
+    for (int y = 0; y < 12; ++y)
+        for (int x = 0; x < 12; ++x) {
+            p0.push_back({20.0 + x, 20.0 + y});
+            v0.push_back({1.0 + 0.01 * x, 0.5 - 0.02 * y});
+        }
+    REQUIRE(crowded_boids(cfg, p0) == 100);  // the inner 10 x 10
+    CHECK(finder_against_index(cfg, p0, v0, 1, false) < 1e-12);
+}
+
+TEST_CASE("heeded_radius_squared: exactly the nearest within it, or a tie left to the caller", "[flock][heed]") {
+    using S = float;
+    constexpr std::size_t cap = 256;
+    std::vector<S> rows(7 * (cap + 32), S(0));
+    boids::detail::candidate_block<S, 2> block{};
+    for (std::size_t d = 0; d < 2; ++d) {
+        block.pos[d] = rows.data() + d * (cap + 32);
+        block.vel[d] = rows.data() + (2 + d) * (cap + 32);
+        block.shift[d] = block.shift_row[d] = rows.data() + (4 + d) * (cap + 32);
+    }
+    block.no_shift = rows.data() + 6 * (cap + 32);
+    block.capacity = cap;
+    boids::detail::kernel_query<S, 2> q{};
+    q.p = {0, 0};
+    q.r2 = 9;
+    std::vector<S> scratch(cap + boids::detail::distance_padding<S>);
+    // The boid itself at 0, then 99 others at distinct distances 0.02 .. 1.98 apart
+    // along x (and a few beyond the radius, which never count).
+    block.size = 0;
+    for (int j = 0; j < 110; ++j) {
+        block.pos[0][block.size] = S(0.02) * static_cast<S>(j) * (j % 2 == 0 ? S(1) : S(-1)) * (j < 100 ? S(1) : S(20));
+        block.pos[1][block.size] = 0;
+        ++block.size;
+    }
+    const std::size_t neighbours = 99;
+    for (bool avx : {false, boids::detail::avx_at_run_time()}) {
+        for (std::size_t heed : {1u, 7u, 50u, 98u}) {
+            const S t2 = boids::detail::heeded_radius_squared(avx, block, q, heed, neighbours, scratch.data());
+            std::size_t within = 0;
+            for (std::size_t j = 0; j < block.size; ++j) {
+                const S x = block.pos[0][j];
+                within += x * x > 0 && x * x <= t2 ? 1 : 0;
+            }
+            CAPTURE(avx, heed, t2);
+            CHECK(within == heed);
+        }
+    }
+    // The 3rd nearest and the 4th at the same distance: no radius takes exactly 3.
+    block.size = 0;
+    for (S x : {S(0), S(1), S(2), S(3), S(-3), S(2.9f * 1.5f)}) {
+        block.pos[0][block.size] = x;
+        block.pos[1][block.size] = 0;
+        ++block.size;
+    }
+    const S t2 = boids::detail::heeded_radius_squared(false, block, q, 3, 4, scratch.data());
+    std::size_t within = 0;
+    for (std::size_t j = 0; j < block.size; ++j) {
+        const S x = block.pos[0][j];
+        within += x * x > 0 && x * x <= t2 ? 1 : 0;
+    }
+    CHECK(within > 3);  // the caller sees more than it heeds and takes the general path
+}

@@ -106,6 +106,7 @@ struct flock_workspace {
     std::vector<unsigned char> finished;                 // by slot: the new state above is ready
     std::vector<unsigned char> task_ok;                  // per task: its boids suit the fused kernel
     std::vector<S> blocks;                               // per task: a cell's candidates (see block_for)
+    std::vector<S> crowd_distances;                      // per task: a crowded boid's distances (heeded_radius_squared)
     std::size_t capacity = 0;
     std::size_t tasks = 0;
 
@@ -115,6 +116,7 @@ struct flock_workspace {
     static_assert(block_capacity <= detail::block_capacity_limit, "counts in the kernel must stay exact");
     static constexpr std::size_t block_stride = block_capacity + 16;  // + lanes read past the end
     static constexpr std::size_t block_rows = 3 * dimension_v<V> + 1;  // positions, velocities, shifts per axis; zeros
+    static constexpr std::size_t crowd_stride = block_capacity + detail::distance_padding<S>;
 
     [[nodiscard]] detail::candidate_block<S, dimension_v<V>> block_for(std::size_t task) noexcept {
         constexpr std::size_t D = dimension_v<V>;
@@ -139,6 +141,7 @@ struct flock_workspace {
             task_ok.resize(tasks);
             // Zeros, so lanes read past a block's end are finite on the first fill.
             blocks.assign(tasks * block_rows * block_stride, S(0));
+            crowd_distances.assign(tasks * crowd_stride, S(0));
         }
     }
 };
@@ -389,9 +392,22 @@ bool fused_metric_step(span<V> positions, span<V> velocities, const flock_config
                     if (use_cone) linear ? block_sums<W, true, true>(avx, q, block, sums) : block_sums<W, true, false>(avx, q, block, sums);
                     else linear ? block_sums<W, false, true>(avx, q, block, sums) : block_sums<W, false, false>(avx, q, block, sums);
                 };
-                if (toroidal && !one_image) with(std::integral_constant<wrap_mode, wrap_mode::per_lane>{});
-                else if (block.shifted) with(std::integral_constant<wrap_mode, wrap_mode::per_shift>{});
-                else with(std::integral_constant<wrap_mode, wrap_mode::none>{});
+                const bool per_lane = toroidal && !one_image;
+                auto run = [&] {
+                    if (per_lane) with(std::integral_constant<wrap_mode, wrap_mode::per_lane>{});
+                    else if (block.shifted) with(std::integral_constant<wrap_mode, wrap_mode::per_shift>{});
+                    else with(std::integral_constant<wrap_mode, wrap_mode::none>{});
+                };
+                run();
+                if (sums.count > cfg.max_neighbors && sums.coincident == 0 && cfg.max_neighbors > 0 && !use_cone && !per_lane) {
+                    // Crowded: it heeds its max_neighbors nearest, summed by the kernel with
+                    // its radius cut to the last of them (a tie there: the general path below).
+                    const S r2 = q.r2;
+                    q.r2 = heeded_radius_squared(avx, block, q, cfg.max_neighbors, sums.count,
+                                                 ws.crowd_distances.data() + t * ws.crowd_stride);
+                    run();
+                    q.r2 = r2;
+                }
             }
             V a;
             if (!filled || sums.coincident > 0 || sums.count > cfg.max_neighbors) {  // rare: the exact general path

@@ -18,6 +18,7 @@
 #include <cstring>
 #include <limits>
 #include <type_traits>
+#include "block_distances.hpp"
 #include "pack.hpp"
 #include "../flocking.hpp"
 #include "../neighbors/query.hpp"
@@ -188,6 +189,50 @@ bool fill_block(const Grid& grid, const typename Grid::run_plan& plan, bool one_
     for (std::size_t d = 0; d < D; ++d)
         for (std::size_t k = 0; k < block_lanes<S>; k += P::lanes) P::store(block.pos[d] + block.size + k, far);
     return true;
+}
+
+// A boid with more neighbours in its block than it heeds (max_neighbors) heeds the
+// `heed` nearest. Returns a squared radius within which exactly they lie, found from
+// the block's own distances (the kernel's operations, so the same bits): the kernel
+// run again with it sums exactly them, unless several lie at the last one's distance
+// (the caller then counts more than `heed` and takes the general path, which breaks
+// such ties by index). `neighbours`: how many the kernel counted within q.r2. No
+// cone, and not the per-lane wrap. `scratch` holds block.capacity + distance_padding values.
+template <class S, std::size_t D>
+S heeded_radius_squared(bool avx, const candidate_block<S, D>& block, const kernel_query<S, D>& q, std::size_t heed,
+                        std::size_t neighbours, S* scratch) noexcept {
+    const S* x[D];
+    const S* shift[D];
+    for (std::size_t d = 0; d < D; ++d) {
+        x[d] = block.pos[d];
+        shift[d] = block.shift[d];
+    }
+    if (block.shifted) block_distances<true, D>(avx, x, shift, q.p.data(), block.size, scratch);
+    else block_distances<false, D>(avx, x, shift, q.p.data(), block.size, scratch);
+    // A limit t with exactly `heed` neighbours, and the boid itself (at 0), within it:
+    // steps that alternate between interpolation (distances in a disc or ball spread
+    // evenly enough) and halving, each a branch-free count over the block, where a
+    // selection's partitioning mispredicted its branches over and over.
+    const std::size_t want = heed + 1;
+    S lo = S(0), hi = q.r2;
+    std::size_t below_lo = 1, below_hi = neighbours + 1;  // within lo, within hi: below_lo < want < below_hi
+    if (heed == 0 || below_hi <= want) return q.r2;  // (not expected: the caller checks the count again)
+    for (int step = 0; step < 2 * std::numeric_limits<S>::digits + 8; ++step) {
+        S t = step % 2 == 0 ? lo + (hi - lo) * ((S(want - below_lo) + S(0.5)) / S(below_hi - below_lo))
+                            : lo + (hi - lo) * S(0.5);
+        if (!(t > lo && t < hi)) t = lo + (hi - lo) * S(0.5);
+        if (!(t > lo && t < hi)) break;  // lo and hi adjacent: several distances equal hi
+        const std::size_t below = count_within(avx, scratch, block.size, t);
+        if (below >= want) {
+            hi = t;
+            below_hi = below;
+            if (below == want) break;
+        } else {
+            lo = t;
+            below_lo = below;
+        }
+    }
+    return hi;
 }
 
 } // namespace detail
