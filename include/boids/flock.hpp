@@ -295,13 +295,15 @@ void finish_waiting_boids(bool avx, finish_batch<scalar_t<V>, dimension_v<V>>& b
 // The fused metric step over a dense grid: gathers velocities into cell order, then,
 // cell by cell, copies the cell's candidates into a block, computes each of its
 // boids' sums over it (flock_kernel.hpp) and moves the boid at once, into the
-// workspace by slot; a last pass copies the new states to the caller's arrays. Every
-// boid sees the old state: the kernel reads only the grid's copies, and the rare boid
-// that takes the general path reads the caller's arrays, which are not written until
-// every boid has moved. Returns false (having changed nothing) when this step cannot
-// use it: a state that is not finite, a coordinate beyond a quarter of the largest
-// float, or a toroidal position outside the box (keep positions in [0, size), as
-// confine() does).
+// workspace by slot; a last pass copies the new states to the caller's arrays. A boid
+// with more neighbours than max_neighbors runs the kernel again within the radius of
+// its nearest ones (heeded_radius_squared). Every boid sees the old state: the kernel
+// reads only the grid's copies, and the rare boid that takes the general path (boids
+// on one spot, a tie in distance, a crowded boid with a cone) reads the caller's
+// arrays, which are not written until every boid has moved. Returns false (having
+// changed nothing) when this step cannot use it: a state that is not finite, a
+// coordinate beyond a quarter of the largest float, or a toroidal position outside
+// the box (keep positions in [0, size), as confine() does).
 template <class V, class Grid, class Executor>
 bool fused_metric_step(span<V> positions, span<V> velocities, const flock_config<V>& cfg, const Grid& grid,
                        flock_workspace<V>& ws, scalar_t<V> dt, std::size_t tasks, Executor& executor) {
