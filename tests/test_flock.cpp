@@ -441,20 +441,13 @@ TEST_CASE("a crowded boid whose last heeded neighbours tie in distance takes the
 
 TEST_CASE("heeded_radius_squared: exactly the nearest within it, or a tie left to the caller", "[flock][heed]") {
     using S = float;
-    constexpr std::size_t cap = 256;
-    std::vector<S> rows(7 * (cap + 32), S(0));
-    boids::detail::candidate_block<S, 2> block{};
-    for (std::size_t d = 0; d < 2; ++d) {
-        block.pos[d] = rows.data() + d * (cap + 32);
-        block.vel[d] = rows.data() + (2 + d) * (cap + 32);
-        block.shift[d] = block.shift_row[d] = rows.data() + (4 + d) * (cap + 32);
-    }
-    block.no_shift = rows.data() + 6 * (cap + 32);
-    block.capacity = cap;
+    boids::flock_workspace<plain_vec2> ws;  // the step's own block and scratch
+    ws.prepare(1, 1, 1);
+    boids::detail::candidate_block<S, 2> block = ws.block_for(0);
+    S* scratch = ws.crowd_distances.data();
     boids::detail::kernel_query<S, 2> q{};
     q.p = {0, 0};
     q.r2 = 9;
-    std::vector<S> scratch(cap + boids::detail::distance_padding<S>);
     // The boid itself at 0, then 99 others at distinct distances 0.02 .. 1.98 apart
     // along x (and a few beyond the radius, which never count).
     block.size = 0;
@@ -466,7 +459,7 @@ TEST_CASE("heeded_radius_squared: exactly the nearest within it, or a tie left t
     const std::size_t neighbours = 99;
     for (bool avx : {false, boids::detail::avx_at_run_time()}) {
         for (std::size_t heed : {1u, 7u, 50u, 98u}) {
-            const S t2 = boids::detail::heeded_radius_squared(avx, block, q, heed, neighbours, scratch.data());
+            const S t2 = boids::detail::heeded_radius_squared(avx, block, q, heed, neighbours, scratch);
             std::size_t within = 0;
             for (std::size_t j = 0; j < block.size; ++j) {
                 const S x = block.pos[0][j];
@@ -483,7 +476,7 @@ TEST_CASE("heeded_radius_squared: exactly the nearest within it, or a tie left t
         block.pos[1][block.size] = 0;
         ++block.size;
     }
-    const S t2 = boids::detail::heeded_radius_squared(false, block, q, 3, 4, scratch.data());
+    const S t2 = boids::detail::heeded_radius_squared(false, block, q, 3, 4, scratch);
     std::size_t within = 0;
     for (std::size_t j = 0; j < block.size; ++j) {
         const S x = block.pos[0][j];
