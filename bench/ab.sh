@@ -12,6 +12,8 @@
 # 270-degree cone costs, and `... 10000 200 2:3` 3D against 2D.
 # AB_BLOCK=K steps each side K times in a row with a pause between sides (B/A block
 # by block): for threaded steps, where the idle side's pool would spin beside the other.
+# AB_SETTLE=K first steps each side's flock K times, untimed, and restarts it from
+# there (a settled flock, with crowded groups, as step/standard2d_settled has it).
 # CXX and CXXFLAGS choose the compiler (g++) and flags (-O3 -DNDEBUG).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,6 +24,10 @@ fi
 rev_a=$1 rev_b=$2
 if [ -n "${AB_BLOCK+set}" ] && ! [[ "$AB_BLOCK" =~ ^[1-9][0-9]{0,4}$ ]]; then
   echo "bench/ab.sh: AB_BLOCK must be a whole number from 1 to 99999, got '$AB_BLOCK'" >&2
+  exit 2
+fi
+if [ -n "${AB_SETTLE+set}" ] && ! [[ "$AB_SETTLE" =~ ^[0-9]{1,7}$ ]]; then
+  echo "bench/ab.sh: AB_SETTLE must be a whole number from 0 to 1000000, got '$AB_SETTLE'" >&2
   exit 2
 fi
 shift 2

@@ -102,6 +102,15 @@ int main(int argc, char** argv) {
             return 2;
         }
     }
+    // AB_SETTLE=K: each side first steps its flock K times, untimed, and restarts from
+    // there: the standard scene as a running game sees it (boids-bench's
+    // step/standard2d_settled settles it 1,000 steps).
+    if (const char* text = std::getenv("AB_SETTLE")) {
+        if (!read_count(text, 0, 1000000, scene.settle_steps)) {
+            std::fprintf(stderr, "ab: AB_SETTLE must be a whole number from 0 to 1000000, got '%s'\n", text);
+            return 2;
+        }
+    }
     std::unique_ptr<ab_side> a(make_side_a(scene, run_a)), b(make_side_b(scene, run_b));
     a->step();  // first steps: the buffers are sized
     b->step();

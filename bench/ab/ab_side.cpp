@@ -22,6 +22,8 @@ public:
             cfg_.k = 7;
         }
         boids::lesson::scatter(1234, cfg_, start_p_, start_v_, scene.boids);
+        for (long k = 0; k < scene.settle_steps; ++k)  // a running flock: denser groups, crowded boids
+            boids::flock_step(boids::span<V>(start_p_), boids::span<V>(start_v_), cfg_, grid_, ws_, 0.1f, pool_);
         p_ = start_p_;
         v_ = start_v_;
     }

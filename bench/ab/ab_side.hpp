@@ -6,8 +6,8 @@
 
 struct ab_side {
     virtual ~ab_side() = default;
-    // One step (the scene starts afresh every 20 steps, so it stays uniform); its
-    // wall time in microseconds.
+    // One step (the scene starts afresh every 20 steps, so it stays as it began:
+    // uniform, or settled); its wall time in microseconds.
     virtual double step() = 0;
     // A digest of every position's bits.
     [[nodiscard]] virtual std::uint64_t digest() const = 0;
@@ -16,6 +16,7 @@ struct ab_side {
 struct ab_scene {
     std::size_t boids = 10000;
     bool topological = false;  // k = 7
+    long settle_steps = 0;     // untimed steps first: the flock then starts from where they left it
 };
 
 // What may differ between the sides: the dimension, the vision cone (degrees; 360:
