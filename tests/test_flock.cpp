@@ -1,4 +1,5 @@
 // Tests of boids/flock.hpp: the step's contract.
+#include <algorithm>
 #include <atomic>
 #include "test_support.hpp"
 #include "batched_topological.hpp"
@@ -254,6 +255,33 @@ TEST_CASE("thread_pool runs every task once per call, call after call", "[thread
     pool(0, [&](std::size_t) { ++zero_or_one; });
     pool(1, [&](std::size_t) { ++zero_or_one; });
     CHECK(zero_or_one == 1);
+}
+
+TEST_CASE("a step splits into eight tasks per thread, none under 256 boids, one on one thread", "[threads]") {
+    // More tasks than threads, so that a thread whose ranges ran fast takes more:
+    // a settled flock's dense groups make some ranges several times slower.
+    CHECK(boids::detail::task_count(10000, 256, boids::sequential{}) == 1);
+    CHECK(boids::detail::task_count(10000, 256, boids::thread_count{1}) == 1);
+    CHECK(boids::detail::task_count(10000, 256, boids::thread_count{2}) == 16);
+    CHECK(boids::detail::task_count(1000000, 256, boids::thread_count{16}) == 128);
+    CHECK(boids::detail::task_count(1000, 256, boids::thread_count{4}) == 4);  // 250 boids a task
+    CHECK(boids::detail::task_count(100, 256, boids::thread_count{4}) == 1);
+    CHECK(boids::detail::task_count(0, 256, boids::thread_count{4}) == 1);
+    // What flock_step hands an executor that says nothing of its threads (taken as 8).
+    auto cfg = boids::lesson::config<lab::vec2>();
+    cfg.world.size = {9000, 5400};  // the lesson's density, a hundred times the boids
+    std::vector<lab::vec2> p, v;
+    boids::lesson::scatter(6, cfg, p, v, 20000);
+    boids::uniform_grid<lab::vec2> grid(cfg.world, cfg.view_radius);
+    boids::flock_workspace<lab::vec2> ws;
+    std::size_t most = 0;
+    auto counting = [&most](std::size_t tasks, auto&& work) {
+        most = std::max(most, tasks);
+        for (std::size_t t = 0; t < tasks; ++t) work(t);
+    };
+    boids::flock_step(boids::span<lab::vec2>(p), boids::span<lab::vec2>(v), cfg, grid, ws, 1.0 / 60, counting);
+    CHECK(most == 64);
+    CHECK(ws.tasks == 64);
 }
 
 TEST_CASE("a NaN boid is not seen and does not spread", "[flock][finite]") {

@@ -459,7 +459,7 @@ void flock_step(span<V> positions, span<V> velocities, const flock_config<V>& cf
     const std::size_t n = positions.size();
     const std::size_t per_boid = std::max<std::size_t>(
         1, cfg.neighbors == neighborhood_kind::topological ? cfg.k : cfg.max_neighbors);
-    const std::size_t tasks = std::max<std::size_t>(1, std::min<std::size_t>(n / 256 + 1, 4 * detail::concurrency_of(executor)));
+    const std::size_t tasks = detail::task_count(n, 256, executor);
     ws.prepare(n, tasks, per_boid);
     const span<const V> pos(positions.data(), n);
     const span<const V> vel(velocities.data(), n);

@@ -345,7 +345,7 @@ public:
             finite_[i] = boids::is_finite(pos[i]) && boids::is_finite(vel[i]) ? 1 : 0;
         }
         grid_.build(pos);
-        const std::size_t tasks = std::max<std::size_t>(1, std::min<std::size_t>(n / 512 + 1, 4 * detail::concurrency_of(executor)));
+        const std::size_t tasks = detail::task_count(n, 512, executor);
         buffers_.resize(tasks * params_.candidates);
         const auto order = grid_.order();
         executor(tasks, [&](std::size_t task) {  // look, in cell order, at the old state
