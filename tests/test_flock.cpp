@@ -495,7 +495,12 @@ TEST_CASE("heeded_radius_squared: exactly the nearest within it, or a tie left t
             }
             CAPTURE(avx, heed, t2);
             CHECK(within == heed);
+            // Left to count the neighbours itself (a boid predicted to be crowded): the same limit.
+            CHECK(boids::detail::heeded_radius_squared(avx, block, q, heed, boids::detail::neighbours_unknown, scratch) == t2);
         }
+        // Not crowded: as many neighbours as it heeds, or fewer. The radius as it was.
+        for (std::size_t heed : {99u, 120u})
+            CHECK(boids::detail::heeded_radius_squared(avx, block, q, heed, boids::detail::neighbours_unknown, scratch) == q.r2);
     }
     // The 3rd nearest and the 4th at the same distance: no radius takes exactly 3.
     block.size = 0;

@@ -369,6 +369,13 @@ bool fused_metric_step(span<V> positions, span<V> velocities, const flock_config
         };
         std::size_t cell_end = b;  // the block holds the candidates of slots up to here
         bool filled = false;
+        // Crowded boids (more neighbours than they heed) come in runs, in cell order.
+        bool last_crowded = false;  // the boid before was crowded
+        const std::size_t heed = cfg.max_neighbors;
+        const bool per_lane = toroidal && !one_image;
+        const bool crowd_on_kernel = heed > 0 && !per_lane;  // and no cone: see below
+        S* const crowd_scratch = ws.crowd_distances.data() + t * ws.crowd_stride;
+        const S full_r2 = q.r2;
         for (std::size_t s = b; s < e; ++s) {
             if (s >= cell_end) {
                 cell_end = grid.cell_end_of(s);
@@ -394,21 +401,28 @@ bool fused_metric_step(span<V> positions, span<V> velocities, const flock_config
                     if (use_cone) linear ? block_sums<W, true, true>(avx, q, block, sums) : block_sums<W, true, false>(avx, q, block, sums);
                     else linear ? block_sums<W, false, true>(avx, q, block, sums) : block_sums<W, false, false>(avx, q, block, sums);
                 };
-                const bool per_lane = toroidal && !one_image;
                 auto run = [&] {
                     if (per_lane) with(std::integral_constant<wrap_mode, wrap_mode::per_lane>{});
                     else if (block.shifted) with(std::integral_constant<wrap_mode, wrap_mode::per_shift>{});
                     else with(std::integral_constant<wrap_mode, wrap_mode::none>{});
                 };
-                run();
-                if (sums.count > cfg.max_neighbors && sums.coincident == 0 && cfg.max_neighbors > 0 && !use_cone && !per_lane) {
-                    // Crowded: it heeds its max_neighbors nearest, summed by the kernel with
-                    // its radius cut to the last of them (a tie there: the general path below).
-                    const S r2 = q.r2;
-                    q.r2 = heeded_radius_squared(avx, block, q, cfg.max_neighbors, sums.count,
-                                                 ws.crowd_distances.data() + t * ws.crowd_stride);
+                if (last_crowded && crowd_on_kernel && !use_cone) {
+                    // Likely crowded too: counted from the distances rather than by a first
+                    // run of the kernel (which then runs with q.r2 as it was if it is not).
+                    q.r2 = heeded_radius_squared(avx, block, q, heed, neighbours_unknown, crowd_scratch);
                     run();
-                    q.r2 = r2;
+                    last_crowded = q.r2 < full_r2 || sums.count > heed;
+                    q.r2 = full_r2;
+                } else {
+                    run();
+                    last_crowded = sums.count > heed;
+                    if (last_crowded && crowd_on_kernel && !use_cone && sums.coincident == 0) {
+                        // Crowded: it heeds its max_neighbors nearest, summed by the kernel with
+                        // its radius cut to the last of them (a tie there: the general path below).
+                        q.r2 = heeded_radius_squared(avx, block, q, heed, sums.count, crowd_scratch);
+                        run();
+                        q.r2 = full_r2;
+                    }
                 }
             }
             V a;

@@ -196,8 +196,12 @@ bool fill_block(const Grid& grid, const typename Grid::run_plan& plan, bool one_
 // the block's own distances (the kernel's operations, so the same bits): the kernel
 // run again with it sums exactly them, unless several lie at the last one's distance
 // (the caller then counts more than `heed` and takes the general path, which breaks
-// such ties by index). `neighbours`: how many the kernel counted within q.r2. No
-// cone, and not the per-lane wrap. `scratch` holds block.capacity + distance_padding values.
+// such ties by index). `neighbours`: how many the kernel counted within q.r2, or
+// neighbours_unknown, to count them here from the distances (every boid within q.r2
+// but the boid itself, coincident ones included); then q.r2 itself comes back when
+// they are not more than `heed`. No cone, and not the per-lane wrap. `scratch` holds
+// block.capacity + distance_padding values.
+inline constexpr std::size_t neighbours_unknown = ~std::size_t(0);
 template <class S, std::size_t D>
 S heeded_radius_squared(bool avx, const candidate_block<S, D>& block, const kernel_query<S, D>& q, std::size_t heed,
                         std::size_t neighbours, S* scratch) noexcept {
@@ -213,6 +217,10 @@ S heeded_radius_squared(bool avx, const candidate_block<S, D>& block, const kern
     // steps that alternate between interpolation (distances in a disc or ball spread
     // evenly enough) and halving, each a branch-free count over the block, where a
     // selection's partitioning mispredicted its branches over and over.
+    if (neighbours == neighbours_unknown) {
+        const std::size_t within = count_within(avx, scratch, block.size, q.r2);  // the boid itself too
+        neighbours = within == 0 ? 0 : within - 1;
+    }
     const std::size_t want = heed + 1;
     S lo = S(0), hi = q.r2;
     std::size_t below_lo = 1, below_hi = neighbours + 1;  // within lo, within hi: below_lo < want < below_hi
