@@ -79,7 +79,10 @@ TEMPLATE_TEST_CASE("count_within counts those at most t2, reading none past coun
     std::uniform_real_distribution<double> u(0.0, 4.0);
     const S inf = std::numeric_limits<S>::infinity();
     const S t2 = S(1.5);
-    for (std::size_t count = 0; count <= 41; ++count)
+    std::vector<std::size_t> counts;  // every count up to 41, then several times the unrolled loop's step
+    for (std::size_t count = 0; count <= 41; ++count) counts.push_back(count);
+    for (std::size_t count : {64u, 100u, 257u}) counts.push_back(count);
+    for (const std::size_t count : counts)
         for (int trial = 0; trial < 10; ++trial)
             for (bool avx : {false, boids::detail::avx_at_run_time()}) {
                 // Past count: values within t2, which must not be counted.

@@ -28,14 +28,24 @@ BOIDS_DETAIL_DISTANCES_SPEC void BOIDS_DETAIL_DISTANCES_SQUARED(const S* const (
     }
 }
 
-// How many of d2[0, count) are <= t2 (reads none past count).
+// How many of d2[0, count) are <= t2 (reads none past count). Four sums, so that the
+// loop is not one chain of additions, each waiting for the last (a crowded boid's
+// search counts a block several times).
 template <class S>
 BOIDS_DETAIL_DISTANCES_SPEC std::size_t BOIDS_DETAIL_DISTANCES_COUNT(const S* d2, std::size_t count, S t2) noexcept {
     using P = BOIDS_DETAIL_DISTANCES_PACK;
-    typename P::f hits = P::splat(S(0));
+    constexpr std::size_t L = P::lanes;
+    typename P::f hits = P::splat(S(0)), hits1 = hits, hits2 = hits, hits3 = hits;
     const typename P::f limit = P::splat(t2);
     std::size_t t = 0;
-    for (; t + P::lanes <= count; t += P::lanes) hits = hits + P::ones_where(P::load(d2 + t) <= limit);
+    for (; t + 4 * L <= count; t += 4 * L) {
+        hits = hits + P::ones_where(P::load(d2 + t) <= limit);
+        hits1 = hits1 + P::ones_where(P::load(d2 + t + L) <= limit);
+        hits2 = hits2 + P::ones_where(P::load(d2 + t + 2 * L) <= limit);
+        hits3 = hits3 + P::ones_where(P::load(d2 + t + 3 * L) <= limit);
+    }
+    for (; t + L <= count; t += L) hits = hits + P::ones_where(P::load(d2 + t) <= limit);
+    hits = (hits + hits1) + (hits2 + hits3);
     std::size_t total = static_cast<std::size_t>(P::sum(hits));  // small whole numbers: exact
     for (; t < count; ++t) total += d2[t] <= t2 ? 1 : 0;
     return total;
