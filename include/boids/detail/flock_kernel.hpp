@@ -214,9 +214,11 @@ S heeded_radius_squared(bool avx, const candidate_block<S, D>& block, const kern
     if (block.shifted) block_distances<true, D>(avx, x, shift, q.p.data(), block.size, scratch);
     else block_distances<false, D>(avx, x, shift, q.p.data(), block.size, scratch);
     // A limit t with exactly `heed` neighbours, and the boid itself (at 0), within it:
-    // steps that alternate between interpolation (distances in a disc or ball spread
-    // evenly enough) and halving, each a branch-free count over the block, where a
-    // selection's partitioning mispredicted its branches over and over.
+    // interpolation (distances in a disc or ball spread evenly enough: in a settled
+    // flock 2.6 counts a boid where alternating from the first took 3.3), then steps
+    // that alternate between it and halving, so that an uneven spread still ends.
+    // Each is a branch-free count over the block, where a selection's partitioning
+    // mispredicted its branches over and over.
     if (neighbours == neighbours_unknown) {
         const std::size_t within = count_within(avx, scratch, block.size, q.r2);  // the boid itself too
         neighbours = within == 0 ? 0 : within - 1;
@@ -226,7 +228,7 @@ S heeded_radius_squared(bool avx, const candidate_block<S, D>& block, const kern
     std::size_t below_lo = 1, below_hi = neighbours + 1;  // within lo, within hi: below_lo < want < below_hi
     if (heed == 0 || below_hi <= want) return q.r2;  // (not expected: the caller checks the count again)
     for (int step = 0; step < 2 * std::numeric_limits<S>::digits + 8; ++step) {
-        S t = step % 2 == 0 ? lo + (hi - lo) * ((S(want - below_lo) + S(0.5)) / S(below_hi - below_lo))
+        S t = step < 4 || step % 2 == 0 ? lo + (hi - lo) * ((S(want - below_lo) + S(0.5)) / S(below_hi - below_lo))
                             : lo + (hi - lo) * S(0.5);
         if (!(t > lo && t < hi)) t = lo + (hi - lo) * S(0.5);
         if (!(t > lo && t < hi)) break;  // lo and hi adjacent: several distances equal hi
