@@ -297,7 +297,8 @@ void finish_waiting_boids(bool avx, finish_batch<scalar_t<V>, dimension_v<V>>& b
 // boids' sums over it (flock_kernel.hpp) and moves the boid at once, into the
 // workspace by slot; a last pass copies the new states to the caller's arrays. A boid
 // with more neighbours than max_neighbors runs the kernel again within the radius of
-// its nearest ones (heeded_radius_squared). Every boid sees the old state: the kernel
+// its nearest ones (heeded_radius_squared); one that follows such a boid is counted
+// from its distances before the kernel runs at all. Every boid sees the old state: the kernel
 // reads only the grid's copies, and the rare boid that takes the general path (boids
 // on one spot, a tie in distance, a crowded boid with a cone) reads the caller's
 // arrays, which are not written until every boid has moved. Returns false (having
