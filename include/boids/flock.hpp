@@ -409,7 +409,7 @@ bool fused_metric_step(span<V> positions, span<V> velocities, const flock_config
                 };
                 if (last_crowded && crowd_on_kernel && !use_cone) {
                     // Likely crowded too: counted from the distances rather than by a first
-                    // run of the kernel (which then runs with q.r2 as it was if it is not).
+                    // run of the kernel. Not crowded after all: q.r2 comes back as it was.
                     q.r2 = heeded_radius_squared(avx, block, q, heed, neighbours_unknown, crowd_scratch);
                     run();
                     last_crowded = q.r2 < full_r2 || sums.count > heed;

@@ -226,7 +226,7 @@ S heeded_radius_squared(bool avx, const candidate_block<S, D>& block, const kern
     const std::size_t want = heed + 1;
     S lo = S(0), hi = q.r2;
     std::size_t below_lo = 1, below_hi = neighbours + 1;  // within lo, within hi: below_lo < want < below_hi
-    if (heed == 0 || below_hi <= want) return q.r2;  // (not expected: the caller checks the count again)
+    if (heed == 0 || below_hi <= want) return q.r2;  // not crowded (found so here only with neighbours_unknown)
     for (int step = 0; step < 2 * std::numeric_limits<S>::digits + 8; ++step) {
         S t = step < 4 || step % 2 == 0 ? lo + (hi - lo) * ((S(want - below_lo) + S(0.5)) / S(below_hi - below_lo))
                             : lo + (hi - lo) * S(0.5);
