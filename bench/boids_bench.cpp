@@ -5,6 +5,8 @@
 //   step/standard2d_cone270/grid, step/standard<2d|3d>_topological7/grid
 //   step/standard<2d|3d>_cell_ordered/grid  (the caller's arrays kept in cell order)
 //   step/standard2d_settled/grid  (the standard 2D scene after 1,000 steps of flocking)
+// Counters: ns_per_boid; neighbors_per_boid and candidates_per_boid (the boids each
+// query looks at, itself included), the latter two counted untimed for the steps.
 // The standard scene: N boids uniform in a square of side sqrt(N) (density 1),
 // toroidal, view radius sqrt(15/pi) (about 15 neighbours), float, inverse-square
 // separation + alignment + cohesion, no cone, speed band, dt = 0.1. In 3D a cube of
@@ -32,6 +34,63 @@ void scatter(std::size_t n, const boids::flock_config<V>& c, std::vector<V>& p, 
 
 enum finder_kind { all_pairs_k, grid_k, auto_k };
 
+// The candidates per boid of a metric query of `radius` (the boids it looks at,
+// itself included): a grid's runs of slots, the cells of its block (the same runs
+// the step's kernel reads), or every boid for all-pairs. Untimed.
+template <class V, class F>
+double metric_candidates_per_boid(const F& finder, boids::scalar_t<V> radius, std::size_t n) {
+    if constexpr (std::is_same_v<F, boids::uniform_grid<V>>) {
+        const auto plan = finder.plan_for(radius);
+        std::size_t total = 0;
+        for (std::size_t s = 0; s < n; ++s)
+            finder.for_each_run(s, plan, [&](std::size_t s0, std::size_t s1) { total += s1 - s0; });
+        return double(total) / double(n);
+    } else {
+        (void)finder;
+        (void)radius;
+        return double(n);
+    }
+}
+
+// A step's counters, from the flock the timing starts at, untimed: the neighbours
+// per boid (within the radius and the cone, before max_neighbors; or the k nearest
+// within the radius) and the candidates per boid, found the way the step finds them.
+template <class V, class F>
+void step_counters(benchmark::State& state, F& finder, const boids::flock_config<V>& cfg, const std::vector<V>& p,
+                   const std::vector<V>& v) {
+    using S = boids::scalar_t<V>;
+    constexpr std::size_t D = boids::dimension_v<V>;
+    const std::size_t n = p.size();
+    if (n == 0) return;
+    finder.build(boids::span<const V>(p));
+    std::size_t neighbours = 0;
+    double candidates = 0;
+    if (cfg.neighbors == boids::neighborhood_kind::topological) {
+        std::vector<boids::neighbor<S, D>> buf(cfg.k);
+        boids::k_nearest<S, D> knn(boids::span<boids::neighbor<S, D>>(buf), cfg.k);
+        bool batch = false;
+        if constexpr (std::is_same_v<F, boids::uniform_grid<V>>) {  // the step's batch query
+            finder.nearest_in_slots(0, n, knn, cfg.view_radius,
+                                    [&](std::size_t, const boids::k_nearest<S, D>& found) { neighbours += found.size(); });
+            batch = true;
+        }
+        for (std::size_t i = 0; i < n && !batch; ++i) {
+            finder.nearest(i, knn, cfg.view_radius);
+            neighbours += knn.size();
+        }
+        candidates = double(knn.candidates()) / double(n);
+    } else {
+        const S cos_half = boids::vision_cone<S, D>::cos_half_of(cfg.view_angle);
+        for (std::size_t i = 0; i < n; ++i) {
+            const auto cone = boids::vision_cone<S, D>::from(v[i], cfg.view_angle, cos_half);
+            finder.for_each_within(i, cfg.view_radius, cone, [&](const boids::neighbor<S, D>&) { ++neighbours; });
+        }
+        candidates = metric_candidates_per_boid<V>(finder, cfg.view_radius, n);
+    }
+    state.counters["neighbors_per_boid"] = double(neighbours) / double(n);
+    state.counters["candidates_per_boid"] = candidates;
+}
+
 // Every boid's neighbours, the index rebuilt each time. by_cell (grids): the queries
 // walk the grid's cell order, as a step does, so neighbouring queries share their
 // cells in cache; topological ones then go through the batch query.
@@ -44,17 +103,18 @@ void run_neighbors(benchmark::State& state, F& finder, bool topological, bool by
     using S = boids::scalar_t<V>;
     constexpr std::size_t D = boids::dimension_v<V>;
     std::vector<boids::neighbor<S, D>> buf(64);
-    double found = 0;
+    double found = 0, looked_at = 0;
     finder.build(boids::span<const V>(p));  // the first build sizes the index: untimed
     for (auto _ : state) {
         finder.build(boids::span<const V>(p));
-        std::size_t total = 0;
+        std::size_t total = 0, candidates = 0;  // candidates: counted by the k-nearest queries
         bool done = false;
         if constexpr (std::is_same_v<F, boids::uniform_grid<V>>) {
             if (by_cell && topological) {  // one block of candidates per cell
                 boids::k_nearest<S, D> sink(boids::span<boids::neighbor<S, D>>(buf), 7);
                 finder.nearest_in_slots(0, n, sink, std::numeric_limits<S>::infinity(),
                                         [&](std::size_t, const boids::k_nearest<S, D>& k) { total += k.size(); });
+                candidates = sink.candidates();
                 done = true;
             }
         }
@@ -65,12 +125,16 @@ void run_neighbors(benchmark::State& state, F& finder, bool topological, bool by
             if (topological) finder.nearest(i, sink);
             else finder.for_each_within(i, cfg.view_radius, sink);
             total += sink.size();
+            candidates += sink.candidates();
         }
         found = double(total);
+        looked_at = double(candidates);
         benchmark::DoNotOptimize(total);
     }
+    if (!topological) looked_at = metric_candidates_per_boid<V>(finder, cfg.view_radius, n) * double(n);  // untimed
     state.SetComplexityN(state.range(0));
     state.counters["neighbors_per_boid"] = found / double(n);
+    state.counters["candidates_per_boid"] = looked_at / double(n);
     state.counters["ns_per_boid"] = benchmark::Counter(double(n) * 1e-9,
                                                        benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
@@ -164,12 +228,15 @@ void bm_step(benchmark::State& state, finder_kind kind, bool lesson, double view
     if (kind == all_pairs_k) {
         boids::all_pairs<V> f(cfg.world);
         go(f);
+        step_counters(state, f, cfg, p0, v0);
     } else if (kind == grid_k) {
         boids::uniform_grid<V> f(cfg.world, cfg.view_radius);
         go(f);
+        step_counters(state, f, cfg, p0, v0);
     } else {
         boids::auto_finder<V> f(cfg.world, cfg.view_radius);
         go(f);
+        f.with_chosen(n, [&](auto& chosen) { step_counters(state, chosen, cfg, p0, v0); });
     }
     state.SetComplexityN(state.range(0));
     state.counters["ns_per_boid"] = benchmark::Counter(double(n) * 1e-9,

@@ -85,3 +85,25 @@ TEST_CASE("k_nearest keeps the k smallest with ties broken by index", "[all_pair
     CHECK(buf.size == 3);
     CHECK(buf.dropped == 2);
 }
+
+TEMPLATE_TEST_CASE("all_pairs counts the candidates its k-nearest queries look at", "[all_pairs][sink]",
+                   BOIDS_VEC2_TYPES) {
+    using V = TestType;
+    using S = boids::scalar_t<V>;
+    std::vector<V> pos;
+    for (int i = 0; i < 50; ++i) pos.push_back(test::make<V>(i % 7, i / 7));
+    boids::all_pairs<V> finder(boids::world_for<V>{});
+    finder.build(boids::span<const V>(pos));
+    std::vector<boids::neighbor<S, 2>> storage(3);
+    boids::k_nearest<S, 2> knn(boids::span<boids::neighbor<S, 2>>(storage), 3);
+    CHECK(knn.candidates() == 0);
+    for (std::size_t i = 0; i < 5; ++i) finder.nearest(i, knn);
+    CHECK(knn.candidates() == 5 * pos.size());  // every boid, its own among them, per query
+    knn.clear();  // the result, not the count
+    CHECK(knn.candidates() == 5 * pos.size());
+    knn.reset_candidates();
+    CHECK(knn.candidates() == 0);
+    finder.for_each_within(0, S(2), knn);  // a metric query into a k_nearest counts nothing
+    CHECK(knn.size() == 3);
+    CHECK(knn.candidates() == 0);
+}

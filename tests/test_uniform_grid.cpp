@@ -236,3 +236,43 @@ TEMPLATE_TEST_CASE("uniform_grid puts every boid in the cell its coordinates nam
     REQUIRE(in_order == pos.size());
     REQUIRE(right_ends == pos.size());
 }
+
+TEMPLATE_TEST_CASE("uniform_grid counts the candidates its k-nearest queries look at", "[uniform_grid][sink]",
+                   BOIDS_VEC2_TYPES) {
+    // A uniform torus, about 4 boids a cell: the batch looks at each cell's block (its
+    // runs, as the metric query's), a query of its own at the cells its ball touches.
+    using V = TestType;
+    using S = boids::scalar_t<V>;
+    const auto world = test::box<V>(boids::edges::toroidal, 40, 40, 40);
+    boids::random_stream rng(11);
+    std::vector<V> pos(1600);
+    for (auto& p : pos) p = test::make<V>(rng.uniform(0, 40), rng.uniform(0, 40));
+    boids::uniform_grid<V> grid(world, S(2));
+    grid.build(boids::span<const V>(pos));
+    const auto plan = grid.plan_for(S(2));
+    std::size_t blocks = 0;
+    for (std::size_t s = 0; s < pos.size(); ++s)
+        grid.for_each_run(s, plan, [&](std::size_t s0, std::size_t s1) { blocks += s1 - s0; });
+    std::vector<boids::neighbor<S, 2>> storage(7);
+    boids::k_nearest<S, 2> knn(boids::span<boids::neighbor<S, 2>>(storage), 7);
+    std::size_t found = 0;
+    grid.nearest_in_slots(0, pos.size(), knn, std::numeric_limits<S>::infinity(),
+                          [&](std::size_t, const boids::k_nearest<S, 2>& k) { found += k.size(); });
+    REQUIRE(found == 7 * pos.size());
+    CAPTURE(blocks, knn.candidates());
+    CHECK(knn.candidates() >= blocks);  // every block, and the queries that went on alone
+    CHECK(knn.candidates() < blocks + blocks / 10);
+    knn.reset_candidates();
+    std::size_t fewest = pos.size(), most = 0;
+    for (std::size_t i = 0; i < pos.size(); ++i) {
+        const std::size_t before = knn.candidates();
+        grid.nearest(i, knn);
+        const std::size_t looked = knn.candidates() - before;
+        fewest = std::min(fewest, looked);
+        most = std::max(most, looked);
+    }
+    CAPTURE(fewest, most);
+    CHECK(fewest >= 8);             // the 7 found and the boid itself, at least
+    CHECK(most < pos.size() / 10);  // never a scan of the flock
+    CHECK(knn.candidates() < blocks);  // rows of cells the ball touches, fewer than whole blocks
+}

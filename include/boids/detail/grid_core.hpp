@@ -443,6 +443,7 @@ public:
                     // as append_distances computes it
                     if (torus) block_distances<true>(avx_, block_x, block_shift, p.data(), size, d2);
                     else block_distances<false>(avx_, block_x, block_shift, p.data(), size, d2);
+                    out.add_candidates(size);
                     d2[self_base + (s - cell_begin)] = std::numeric_limits<scalar>::infinity();
                     std::size_t within = count_within(avx_, d2, size, t2);
                     scalar ball2 = t2;
@@ -716,7 +717,9 @@ private:
                 if (world_.kind == edges::toroidal && n_[d] < 2 * reach[d] + 1) return false;
             }
             count = 0;
-            if (!scan_ball(p, qp, c, si, t2, reach, d2, slot, count)) return false;
+            const bool scanned = scan_ball(p, qp, c, si, t2, reach, d2, slot, count);
+            out.add_candidates(count);
+            if (!scanned) return false;
             within = count_within(avx_, d2, count, t2);
             if (within >= k || !(t2 < r2)) break;
             t2 = std::min(t2 * scalar(2.5), r2);  // too few: a ball about 1.6 times wider
@@ -801,6 +804,7 @@ private:
         for (std::size_t d = 1; d < dim; ++d) wmin = std::min(wmin, w_[d]);
         const std::int32_t last = last_ring();
         auto offer = [&](std::size_t s0, std::size_t s1, const cell_t* only) {
+            out.add_candidates(s1 - s0);
             scan(i, p, s0, s1, only, [&](const neighbor_type& nb) {
                 if (nb.distance_squared <= r2) out(nb);
             });
@@ -818,6 +822,7 @@ private:
         for (std::int32_t ring = first_ring; ring <= last; ++ring) {
             if (too_many_cells(ring)) {  // sparse and spread out: scan everything once
                 out.clear();
+                out.add_candidates(order_.size());
                 scan(i, p, 0, order_.size(), nullptr, [&](const neighbor_type& nb) {
                     if (nb.distance_squared <= r2) out(nb);
                 });

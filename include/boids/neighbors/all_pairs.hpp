@@ -47,6 +47,7 @@ public:
     void nearest(std::size_t i, k_nearest<scalar, dim>& out,
                  scalar max_radius = std::numeric_limits<scalar>::infinity()) const {
         out.clear();
+        out.add_candidates(positions_.size());  // every boid, itself included
         for_each_within(i, max_radius, out);
     }
 

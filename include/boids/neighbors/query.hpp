@@ -91,6 +91,13 @@ public:
 
     void clear() noexcept { size_ = 0; }
     [[nodiscard]] std::size_t size() const noexcept { return size_; }
+    // How many candidates the k-nearest queries into this sink have looked at since it
+    // was made or reset_candidates() (clear() keeps the count): the boids whose
+    // distances each query measured, its own boid among them, counted by the finders.
+    // What a query costs, for tuning and benchmarks; no result depends on it.
+    [[nodiscard]] std::size_t candidates() const noexcept { return candidates_; }
+    void reset_candidates() noexcept { candidates_ = 0; }
+    void add_candidates(std::size_t m) noexcept { candidates_ += m; }  // for finders
     [[nodiscard]] std::size_t capacity() const noexcept { return capacity_; }
     [[nodiscard]] bool full() const noexcept { return size_ == capacity_; }
     // The squared distance a newcomer must beat (infinity until full).
@@ -129,6 +136,7 @@ private:
     neighbor<S, D>* buf_ = nullptr;
     std::size_t capacity_ = 0;
     std::size_t size_ = 0;
+    std::size_t candidates_ = 0;
 };
 
 // A sink that appends to a caller-provided buffer and counts what did not fit.
