@@ -36,6 +36,67 @@ TEST_CASE("uniform_grid lays out whole cells a little larger than asked", "[unif
     CHECK(g.bucket_count() == 112);
 }
 
+TEMPLATE_TEST_CASE("uniform_grid pads a torus's cells only by what rounding needs", "[uniform_grid][property]",
+                   BOIDS_ALL_VEC_TYPES) {
+    // 14.08 cells of the radius fit across this torus: a 1/64 margin would leave 13
+    // (the standard 3D scene of 10,000 boids), the rounding margin leaves 14. A box
+    // world, where boids may stray from the box, keeps 1/64.
+    using V = TestType;
+    using S = boids::scalar_t<V>;
+    constexpr std::size_t D = boids::dimension_v<V>;
+    const S radius = S(1.5298);
+    {
+        boids::uniform_grid<V> torus(test::box<V>(boids::edges::toroidal, 21.544, 21.544, 21.544), radius);
+        boids::uniform_grid<V> bounded(test::box<V>(boids::edges::bounded, 21.544, 21.544, 21.544), radius);
+        const std::vector<V> one{boids::zero<V>()};
+        torus.build(boids::span<const V>(one));
+        bounded.build(boids::span<const V>(one));
+        for (std::size_t d = 0; d < D; ++d) {
+            CHECK(torus.cells_per_axis()[d] == 14);
+            CHECK(bounded.cells_per_axis()[d] == 13);
+        }
+        CHECK(torus.plan_for(radius).reach == 1);
+    }
+    // A torus 14 cells across whose cells are as narrow as the margin allows (within
+    // twice it), and pairs of boids the radius apart, give or take an ulp or two on
+    // each axis, all over it and across its seams: the grid sees what all_pairs sees.
+    constexpr S eps = std::numeric_limits<S>::epsilon();
+    const S side = S(14) * (radius + S(2) * S(4) * (S(16) * eps * radius + S(8) * eps * S(14) * radius * S(1.001)));
+    const auto world = test::box<V>(boids::edges::toroidal, side, side, side);
+    boids::random_stream rng(5);
+    std::vector<V> pos;
+    auto wrap = [&](S x) { return x < S(0) ? x + side : (x >= side ? x - side : x); };
+    for (std::size_t pair = 0; pair < 400; ++pair) {
+        V a = boids::generate<V>([&](std::size_t) { return S(rng.uniform(0, double(side))); });
+        if (pair % 10 == 0) a = boids::generate<V>([&](std::size_t d) { return d == pair / 10 % D ? S(0) : boids::get(a, d); });
+        if (pair % 10 == 1) a = boids::generate<V>([&](std::size_t) { return std::nextafter(side, S(0)); });
+        const V u = boids::generate<V>([&](std::size_t) { return S(rng.normal()); });
+        const S len = boids::length(u);
+        V b = boids::generate<V>([&](std::size_t d) {
+            S x = wrap(boids::get(a, d) + radius * boids::get(u, d) / len);
+            for (int step = static_cast<int>(rng.uniform(-2.999, 2.999)); step != 0; step += step > 0 ? -1 : 1)
+                x = std::nextafter(x, step > 0 ? side : S(0));
+            return x;
+        });
+        pos.push_back(a);
+        pos.push_back(b);
+    }
+    boids::uniform_grid<V> grid(world, radius);
+    grid.build(boids::span<const V>(pos));
+    boids::all_pairs<V> ref(world);
+    ref.build(boids::span<const V>(pos));
+    REQUIRE(grid.cells_per_axis()[0] == 14);
+    REQUIRE(grid.plan_for(radius).reach == 1);
+    std::size_t at_radius = 0;
+    for (std::size_t i = 0; i < pos.size(); ++i) {
+        CAPTURE(i);
+        const auto got = test::metric_set<V>(grid, i, radius, {});
+        REQUIRE(got == test::metric_set<V>(ref, i, radius, {}));
+        for (const auto& nb : got) at_radius += std::get<1>(nb) > radius * radius * S(0.999) ? std::size_t(1) : std::size_t(0);
+    }
+    CHECK(at_radius > pos.size() / 4);  // the pairs do sit at the radius
+}
+
 TEMPLATE_TEST_CASE("uniform_grid k nearest in dense clouds and uneven flocks equal all_pairs", "[uniform_grid][property]",
                    BOIDS_ALL_VEC_TYPES) {
     // The by-distance query guesses a radius from the local density and widens it when

@@ -1046,9 +1046,23 @@ private:
         return reach;
     }
 
-    // Cells are a little wider than asked (1/64), so that rounding can never hide a
-    // neighbour in a cell the query skips while a plain reach of one still suffices.
-    [[nodiscard]] scalar padded_cell() const noexcept { return cell_size_ * (scalar(1) + scalar(1) / scalar(64)); }
+    // Cells are a little wider than asked, so that rounding can never hide a neighbour
+    // in a cell the query skips while a plain reach of one still suffices (reach_for:
+    // the radius plus its slack within a cell). By 1/64 of the cell, or in a torus,
+    // whose positions lie in the box, by four times the slack there: a torus's cells
+    // tile it, and a margin wider than needed can cost a whole cell across (the
+    // standard 3D scene of 10,000 boids: 13 cells a side instead of 14, 27% more
+    // candidates a boid).
+    [[nodiscard]] scalar padded_cell() const noexcept {
+        if (!Hashed && world_.kind == edges::toroidal) {
+            scalar largest = scalar(0);
+            for (std::size_t d = 0; d < dim; ++d) largest = std::max(largest, world_.size[d]);
+            constexpr scalar eps = std::numeric_limits<scalar>::epsilon();
+            const scalar margin = scalar(4) * (scalar(16) * eps * cell_size_ + scalar(8) * eps * largest);
+            if (std::isfinite(margin)) return cell_size_ + margin;
+        }
+        return cell_size_ * (scalar(1) + scalar(1) / scalar(64));
+    }
 
     // How far rounding can move a computed distance, or a point across a cell edge:
     // relative to the distance, and absolute relative to the largest coordinate.
