@@ -343,7 +343,13 @@ bool fused_metric_step(span<V> positions, span<V> velocities, const flock_config
     const bool cone = cfg.view_angle < S(360);
     const S cos_half = vision_cone<S, D>::cos_half_of(cfg.view_angle);  // once per step, not per boid
     const bool linear = cfg.separate.falloff == separation_falloff::linear;
-    const auto plan = grid.plan_for(cfg.view_radius);
+    auto plan = grid.plan_for(cfg.view_radius);
+    // A grid a few cells across, whose every block would hold the whole flock: one
+    // block of every slot in order, filled once per task (not once per cell), with
+    // the minimum image lane by lane.
+    bool whole = true;
+    for (std::size_t d = 0; d < D; ++d) whole = whole && grid.cells_per_axis()[d] <= 2 * plan.reach + 1;
+    if (whole) plan.scan_all = true;
     const bool one_image = toroidal && grid.runs_have_one_image(plan);
     const bool avx = avx_at_run_time();
     executor(tasks, [&](std::size_t t) {
@@ -379,7 +385,7 @@ bool fused_metric_step(span<V> positions, span<V> velocities, const flock_config
         const S full_r2 = q.r2;
         for (std::size_t s = b; s < e; ++s) {
             if (s >= cell_end) {
-                cell_end = grid.cell_end_of(s);
+                cell_end = plan.scan_all ? e : grid.cell_end_of(s);
                 filled = fill_block(grid, plan, one_image, s, axes, vels, n, block);
             }
             const std::size_t i = order[s];
