@@ -1051,8 +1051,8 @@ private:
     // the radius plus its slack within a cell). By 1/64 of the cell, or in a torus,
     // whose positions lie in the box, by four times the slack there: a torus's cells
     // tile it, and a margin wider than needed can cost a whole cell across (the
-    // standard 3D scene of 10,000 boids: 13 cells a side instead of 14, 27% more
-    // candidates a boid).
+    // standard 3D scene of 10,000 boids: 13 cells a side instead of 14, a quarter
+    // more candidates a boid).
     [[nodiscard]] scalar padded_cell() const noexcept {
         if (!Hashed && world_.kind == edges::toroidal) {
             scalar largest = scalar(0);
