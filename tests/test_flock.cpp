@@ -57,6 +57,18 @@ double finder_against_index(const boids::flock_config<V>& cfg, const std::vector
             worst = std::max(worst, std::fabs(boids::get(fast[i], d) - boids::get(exact[i], d)));
     return worst;
 }
+
+// The flock from (p0, v0) after `steps` steps of dt 0.1 over a fresh uniform grid and
+// workspace, on `executor`: what the thread tests compare across executors.
+template <class V, class Executor>
+std::pair<std::vector<V>, std::vector<V>> grid_steps(const boids::flock_config<V>& cfg, const std::vector<V>& p0,
+                                                     const std::vector<V>& v0, int steps, Executor&& executor) {
+    auto p = p0, v = v0;
+    boids::uniform_grid<V> grid(cfg.world, cfg.view_radius);
+    boids::flock_workspace<V> ws;
+    for (int s = 0; s < steps; ++s) boids::flock_step(boids::span<V>(p), boids::span<V>(v), cfg, grid, ws, 0.1, executor);
+    return std::make_pair(p, v);
+}
 } // namespace
 
 TEST_CASE("grid and all-pairs steps give the same flock, bit for bit", "[flock]") {
@@ -201,14 +213,7 @@ TEST_CASE("a step on a thread_pool equals the sequential step bit for bit, grid 
     SECTION("topological, through the grid's batch query") {}
     std::vector<lab::vec3> p0, v0;
     boids::lesson::scatter(4, cfg, p0, v0, 10000);
-    auto run = [&](auto&& executor) {
-        auto p = p0, v = v0;
-        boids::uniform_grid<lab::vec3> grid(cfg.world, cfg.view_radius);
-        boids::flock_workspace<lab::vec3> ws;
-        for (int s = 0; s < 4; ++s)
-            boids::flock_step(boids::span<lab::vec3>(p), boids::span<lab::vec3>(v), cfg, grid, ws, 0.1, executor);
-        return std::make_pair(p, v);
-    };
+    auto run = [&](auto&& executor) { return grid_steps(cfg, p0, v0, 4, executor); };
     const auto one = run(boids::sequential{});
     boids::thread_pool two(2), three(3);
     const auto a = run(two), b = run(three), c = run(boids::thread_count{2});
@@ -361,14 +366,7 @@ TEST_CASE("a grid three cells across steps on one block of the whole flock, alik
     boids::uniform_grid<lab::vec3> probe(cfg.world, cfg.view_radius);
     probe.build(boids::span<const lab::vec3>(p0));
     REQUIRE(probe.cells_per_axis() == std::array<std::int32_t, 3>{3, 3, 3});
-    auto run = [&](auto&& executor) {
-        auto p = p0, v = v0;
-        boids::uniform_grid<lab::vec3> grid(cfg.world, cfg.view_radius);
-        boids::flock_workspace<lab::vec3> ws;
-        for (int s = 0; s < 10; ++s)
-            boids::flock_step(boids::span<lab::vec3>(p), boids::span<lab::vec3>(v), cfg, grid, ws, 0.1, executor);
-        return std::make_pair(p, v);
-    };
+    auto run = [&](auto&& executor) { return grid_steps(cfg, p0, v0, 10, executor); };
     const auto one = run(boids::sequential{});
     boids::thread_pool two(2);
     const auto a = run(two), b = run(boids::thread_count{3});
