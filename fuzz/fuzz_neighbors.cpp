@@ -63,9 +63,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     boids::uniform_grid<V> grid(world, cell);
     ref.build(boids::span<const V>(pos));
     grid.build(boids::span<const V>(pos));
-    const bool hashed_ok = kind != boids::edges::toroidal;
-    boids::hashed_grid<V> hashed(hashed_ok ? world : boids::world<double, 2>{}, cell);
-    if (hashed_ok) hashed.build(boids::span<const V>(pos));
+    boids::hashed_grid<V> hashed(world, cell);
+    hashed.build(boids::span<const V>(pos));
     for (std::size_t i = 0; i < pos.size(); ++i) {
         const auto cone = boids::vision_cone<double, 2>::from(vel[i], angle);
         const auto expected = metric(ref, i, radius, cone);
@@ -73,10 +72,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const auto knn = nearest(ref, i, k, radius);
         FUZZ_CHECK(nearest(grid, i, k, radius) == knn);
         FUZZ_CHECK(knn.size() <= k);
-        if (hashed_ok) {
-            FUZZ_CHECK(metric(hashed, i, radius, cone) == expected);
-            FUZZ_CHECK(nearest(hashed, i, k, radius) == knn);
-        }
+        FUZZ_CHECK(metric(hashed, i, radius, cone) == expected);
+        FUZZ_CHECK(nearest(hashed, i, k, radius) == knn);
     }
     // The batch query: every slot's answer is the per-boid query's, so all-pairs'.
     std::vector<boids::neighbor<double, 2>> buf(k);

@@ -307,7 +307,11 @@ TEMPLATE_TEST_CASE("uniform_grid counts the candidates its k-nearest queries loo
     const auto world = test::box<V>(boids::edges::toroidal, 40, 40, 40);
     boids::random_stream rng(11);
     std::vector<V> pos(1600);
-    for (auto& p : pos) p = test::make<V>(rng.uniform(0, 40), rng.uniform(0, 40));
+    for (auto& p : pos) {
+        const double x = rng.uniform(0, 40);
+        const double y = rng.uniform(0, 40);
+        p = test::make<V>(x, y);
+    }
     boids::uniform_grid<V> grid(world, S(2));
     grid.build(boids::span<const V>(pos));
     const auto plan = grid.plan_for(S(2));

@@ -52,9 +52,12 @@ inline void starling_cloud(std::uint64_t seed, std::size_t birds, const boids::s
             z = rng.uniform(-1, 1);
         } while (x * x + y * y + z * z > 1);
         positions[i] = {static_cast<float>(e * x), static_cast<float>(20 + e * y), static_cast<float>(e * z)};
-        velocities[i] = {static_cast<float>(v0 * (std::cos(heading) + 0.1 * rng.normal())),
-                         static_cast<float>(v0 * 0.05 * rng.normal()),
-                         static_cast<float>(v0 * (std::sin(heading) + 0.1 * rng.normal()))};
+        // One draw a statement: the order the stream is read in is written down.
+        const double nx = rng.normal();
+        const double ny = rng.normal();
+        const double nz = rng.normal();
+        velocities[i] = {static_cast<float>(v0 * (std::cos(heading) + 0.1 * nx)), static_cast<float>(v0 * 0.05 * ny),
+                         static_cast<float>(v0 * (std::sin(heading) + 0.1 * nz))};
     }
 }
 

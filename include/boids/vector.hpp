@@ -76,14 +76,19 @@ template <class V>
     return traits_of<V>::get(v, i);
 }
 
-// Builds a V whose component i is f(i).
+// Builds a V whose component i is f(i), calling f(0), f(1) (, f(2)) in that order:
+// f may draw from a random stream. (Called as the arguments of make(), the order
+// would be the compiler's choice, and g++ and clang++ choose differently.)
 template <class V, class F>
 [[nodiscard]] constexpr V generate(F&& f) noexcept {
     detail::check_supported<V>();
+    const auto x = f(std::size_t{0});
+    const auto y = f(std::size_t{1});
     if constexpr (dimension_v<V> == 2) {
-        return traits_of<V>::make(f(std::size_t{0}), f(std::size_t{1}));
+        return traits_of<V>::make(x, y);
     } else {
-        return traits_of<V>::make(f(std::size_t{0}), f(std::size_t{1}), f(std::size_t{2}));
+        const auto z = f(std::size_t{2});
+        return traits_of<V>::make(x, y, z);
     }
 }
 

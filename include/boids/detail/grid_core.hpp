@@ -44,8 +44,6 @@ public:
     // cells are widened so a whole number of them fills each side.
     grid_core(const world_for<V>& w, scalar cell_size) noexcept : world_(w), cell_size_(cell_size) {
         BOIDS_ASSERT(cell_size > 0 && std::isfinite(cell_size), "grid: cell size must be finite and > 0");
-        BOIDS_ASSERT(!Hashed || w.kind != edges::toroidal,
-                     "hashed_grid: cells do not wrap; use uniform_grid for a toroidal world");
     }
 
     // A new cell edge for the next build(), keeping the buffers (no allocation).
@@ -839,7 +837,7 @@ private:
     // --- layout: cells per axis and their widths ---
     void layout(span<const V> positions) {
         const std::size_t n = positions.size();
-        if (Hashed) {
+        if (hashed_open()) {
             for (std::size_t d = 0; d < dim; ++d) {
                 n_[d] = 0;
                 w_[d] = padded_cell();
@@ -1008,11 +1006,14 @@ private:
     }
 
     [[nodiscard]] std::int32_t cell_coord(scalar x, std::size_t d) const noexcept {
-        if (!Hashed && world_.kind == edges::toroidal && std::isfinite(x))
-            x = world_for<V>::wrap_scalar(x, world_.size[d]);
+        const bool torus = world_.kind == edges::toroidal;
+        if (torus && std::isfinite(x)) x = world_for<V>::wrap_scalar(x, world_.size[d]);
         const scalar u = (x - origin_[d]) / w_[d];
-        const scalar hi = Hashed ? scalar(1 << 29) : static_cast<scalar>(n_[d] - 1);  // differences fit int32
-        const scalar lo = Hashed ? -scalar(1 << 29) : scalar(0);
+        // A torus's cells tile its box (hashed or not); an open hashed grid's cells are
+        // unbounded, within limits whose differences fit int32.
+        const bool open_hashed = Hashed && !torus;
+        const scalar hi = open_hashed ? scalar(1 << 29) : static_cast<scalar>(n_[d] - 1);
+        const scalar lo = open_hashed ? -scalar(1 << 29) : scalar(0);
         // A dense grid's cells start at 0, where truncation is the floor: u < 0 goes
         // to cell 0 by either. (std::floor is a call or a dozen instructions without SSE4.1.)
         scalar t = Hashed ? std::floor(u) : u;
@@ -1039,7 +1040,7 @@ private:
         std::int32_t reach = 1;
         for (std::size_t d = 0; d < dim; ++d) {
             const scalar c = std::ceil(r / w_[d]);
-            const scalar limit = static_cast<scalar>(Hashed ? last_ring() + 1 : n_[d]);
+            const scalar limit = static_cast<scalar>(hashed_open() ? last_ring() + 1 : n_[d]);
             const std::int32_t rr = !(c <= limit) ? static_cast<std::int32_t>(limit) : static_cast<std::int32_t>(c);
             reach = std::max(reach, rr);
         }
@@ -1054,7 +1055,7 @@ private:
     // standard 3D scene of 10,000 boids: 13 cells a side instead of 14, a quarter
     // more candidates a boid).
     [[nodiscard]] scalar padded_cell() const noexcept {
-        if (!Hashed && world_.kind == edges::toroidal) {
+        if (world_.kind == edges::toroidal) {
             scalar largest = scalar(0);
             for (std::size_t d = 0; d < dim; ++d) largest = std::max(largest, world_.size[d]);
             constexpr scalar eps = std::numeric_limits<scalar>::epsilon();
@@ -1076,23 +1077,28 @@ private:
         double cells = 1;
         for (std::size_t d = 0; d < dim; ++d) {
             double side = 2.0 * reach + 1.0;
-            if (!Hashed) side = std::min(side, static_cast<double>(n_[d]));
+            if (!hashed_open()) side = std::min(side, static_cast<double>(n_[d]));
             cells *= side;
         }
         return cells > 2.0 * static_cast<double>(order_.size()) + 64.0;
     }
 
+    // A hashed grid over a world without a torus: cells without bounds. Over a torus a
+    // hashed grid lays its cells out as a dense one does (a whole number tiles each
+    // side, and cell coordinates wrap), and only keeps them in hashed buckets.
+    [[nodiscard]] bool hashed_open() const noexcept { return Hashed && world_.kind != edges::toroidal; }
+
     [[nodiscard]] std::int32_t last_ring() const noexcept {
         std::int32_t last = 0;
         for (std::size_t d = 0; d < dim; ++d)
-            last = std::max(last, Hashed ? cmax_[d] - cmin_[d] : n_[d]);
+            last = std::max(last, hashed_open() ? cmax_[d] - cmin_[d] : n_[d]);
         return last;
     }
 
     // The offsets along axis d that name distinct cells: for a toroidal axis the
     // window of n cells centred on the query, elsewhere those that stay inside.
     void axis_window(std::size_t d, std::int32_t c, std::int32_t& lo, std::int32_t& hi) const noexcept {
-        if (Hashed) {
+        if (hashed_open()) {
             lo = std::numeric_limits<std::int32_t>::min() / 4;
             hi = std::numeric_limits<std::int32_t>::max() / 4;
             return;
@@ -1116,7 +1122,7 @@ private:
         }
     }
     [[nodiscard]] std::int32_t wrap_cell(std::int32_t c, std::size_t d) const noexcept {
-        if (Hashed || world_.kind != edges::toroidal) return c;
+        if (world_.kind != edges::toroidal) return c;
         c %= n_[d];
         return c < 0 ? c + n_[d] : c;
     }
@@ -1131,7 +1137,7 @@ private:
             cell_t o{};
             iterate_box(lo, hi, o, 0, [&](const cell_t& off) {
                 cell_t cell{};
-                for (std::size_t d = 0; d < dim; ++d) cell[d] = c[d] + off[d];
+                for (std::size_t d = 0; d < dim; ++d) cell[d] = wrap_cell(c[d] + off[d], d);
                 visit_hashed_cell(cell, visit);
             });
             return;
