@@ -1,5 +1,7 @@
 // Tests of boids/flight.hpp: the banking flight model's limits and lags.
 #include "test_support.hpp"
+#include <cstring>
+#include <type_traits>
 #include <boids/flight.hpp>
 
 namespace {
@@ -86,4 +88,27 @@ TEST_CASE("flight: dt = 0, a zero velocity and a NaN request give finite output"
     bad.max_bank = 2;
     CHECK_FALSE(bad.validate());
     CHECK(std::string(bad.validate().field) == "max_bank");
+}
+
+TEST_CASE("flight: a state copied mid-flight, or its bytes, flies as the original, bit for bit", "[flight][determinism]") {
+    static_assert(std::is_trivially_copyable_v<boids::flight_state<plain_dvec3>>, "its bytes are the whole state");
+    using P = plain_dvec3;
+    const auto f = model.factors_for(1.0 / 30);
+    P v{10, 0, 0};
+    auto st = boids::flight_state<P>::level(model.gravity);
+    auto ask = [](int i) { return P{0, 3.0 * std::sin(0.05 * i), 8.0 * std::cos(0.031 * i)}; };
+    for (int i = 0; i < 90; ++i) model.advance(v, ask(i), st, f);
+    boids::flight_state<P> copy = st, raw;
+    std::memcpy(static_cast<void*>(&raw), &st, sizeof st);
+    P vc = v, vr = v;
+    bool same = true;
+    for (int i = 90; i < 400; ++i) {
+        model.advance(v, ask(i), st, f);
+        model.advance(vc, ask(i), copy, f);
+        model.advance(vr, ask(i), raw, f);
+        same = same && std::memcmp(&v, &vc, sizeof v) == 0 && std::memcmp(&v, &vr, sizeof v) == 0 &&
+               std::memcmp(&st.bank, &copy.bank, sizeof st.bank) == 0;
+    }
+    CHECK(same);
+    CHECK(std::fabs(st.bank) > 0.05);  // it was turning: the state mattered
 }

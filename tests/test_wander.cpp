@@ -1,6 +1,8 @@
 // Tests of boids/behaviors/wander.hpp.
 #include "agent_sim.hpp"
 #include <boids/behaviors/wander.hpp>
+#include <cstring>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -61,4 +63,32 @@ TEMPLATE_TEST_CASE("wander is finite from rest and with dt = 0", "[wander][contr
     auto state = boids::wander_state<V>::seeded(0);
     CHECK(boids::is_finite(w(boids::zero<V>(), boids::zero<V>(), state, S(0))));
     CHECK(boids::is_finite(state.target_local));
+}
+
+TEMPLATE_TEST_CASE("a wander state copied mid-run, or its bytes, steps as the original, bit for bit", "[wander][determinism]",
+                   BOIDS_ALL_VEC_TYPES) {
+    using V = TestType;
+    using S = boids::scalar_t<V>;
+    static_assert(std::is_trivially_copyable_v<boids::wander_state<V>>, "its bytes are the whole state");
+    const boids::steering_limits<S> lim{5, 10, S(0.3), 0};
+    const boids::wander<V> w{S(1), S(2), S(1.5), lim};
+    auto state = boids::wander_state<V>::seeded(9, 4);
+    V p = boids::zero<V>(), v = test::make<V>(1, 0);
+    const S dt = S(1.0 / 60);
+    auto step = [&](V& pp, V& vv, boids::wander_state<V>& st) { boids::integrate(pp, vv, w(pp, vv, st, dt), dt, lim); };
+    for (int i = 0; i < 100; ++i) step(p, v, state);
+    boids::wander_state<V> copy = state, raw;
+    std::memcpy(static_cast<void*>(&raw), &state, sizeof state);
+    V pc = p, vc = v, pr = p, vr = v;
+    bool same = true;
+    for (int i = 0; i < 300; ++i) {
+        step(p, v, state);
+        step(pc, vc, copy);
+        step(pr, vr, raw);
+        same = same && std::memcmp(&p, &pc, sizeof p) == 0 && std::memcmp(&v, &vc, sizeof v) == 0 &&
+               std::memcmp(&p, &pr, sizeof p) == 0 && std::memcmp(&v, &vr, sizeof v) == 0;
+    }
+    CHECK(same);
+    CHECK(copy.rng.state == state.rng.state);
+    CHECK(test::len(boids::sub(p, test::make<V>(0, 0))) > 1.0);  // it went somewhere
 }

@@ -29,6 +29,7 @@
 #include "gauges.hpp"
 #include "models/lesson.hpp"
 #include "models/starling.hpp"
+#include "snapshot.hpp"
 
 #if !defined(BOIDS_NO_GLM) && defined(__has_include)
 #  if __has_include(<glm/vec2.hpp>)

@@ -472,12 +472,17 @@ bool fused_metric_step(span<V> positions, span<V> velocities, const flock_config
 } // namespace detail
 
 // One step of the whole flock. positions and velocities are updated in place.
+// Arrays of different sizes (an assert where asserts are on) step the boids that
+// have both; a negative or NaN dt steps as dt = 0.
 template <class V, class Finder, class Executor = sequential>
 void flock_step(span<V> positions, span<V> velocities, const flock_config<V>& cfg, Finder& finder,
                 flock_workspace<V>& ws, scalar_t<V> dt, Executor&& executor = {}) {
     BOIDS_ASSERT(positions.size() == velocities.size(), "flock_step: positions and velocities differ in size");
     BOIDS_ASSERT(dt >= 0, "flock_step: dt must be >= 0");
-    const std::size_t n = positions.size();
+    if (!(dt >= 0)) dt = 0;
+    const std::size_t n = std::min(positions.size(), velocities.size());
+    positions = positions.subspan(0, n);
+    velocities = velocities.subspan(0, n);
     const std::size_t per_boid = std::max<std::size_t>(
         1, cfg.neighbors == neighborhood_kind::topological ? cfg.k : cfg.max_neighbors);
     const std::size_t tasks = detail::task_count(n, 256, executor);

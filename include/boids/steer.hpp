@@ -39,11 +39,16 @@ template <class V>
     return boids::add_scaled(position, velocity, t);
 }
 
-// clamp((desired - velocity) / reaction_time, max_force).
+// clamp((desired - velocity) / reaction_time, max_force). A reaction time that is
+// not > 0 (an assert where asserts are on) acts as its limit toward zero: the whole
+// max_force toward the desired velocity, never an infinite or NaN acceleration.
 template <class V>
 [[nodiscard]] V steer_toward(const V& desired, const V& velocity, scalar_t<V> reaction_time,
                              scalar_t<V> max_force) noexcept {
     BOIDS_ASSERT(reaction_time > 0, "steer_toward: reaction_time must be > 0");
+    if (!(reaction_time > 0))
+        return boids::clamp_magnitude(boids::scale(boids::normalized_or_zero(boids::sub(desired, velocity)), max_force),
+                                      max_force);
     return boids::clamp_magnitude(
         boids::scale(boids::sub(desired, velocity), scalar_t<V>(1) / reaction_time), max_force);
 }
@@ -65,11 +70,13 @@ template <class V>
 }
 
 // Semi-implicit Euler: the velocity first (a * dt, then the speed band), then the
-// position with the new velocity. dt = 0 leaves the position where it is.
+// position with the new velocity. dt = 0 leaves the position where it is, and so
+// does a negative or NaN dt (an assert where asserts are on): time never runs back.
 template <class V>
 void integrate(V& position, V& velocity, const V& acceleration, scalar_t<V> dt,
                scalar_t<V> max_speed, scalar_t<V> min_speed = 0) noexcept {
     BOIDS_ASSERT(dt >= 0, "integrate: dt must be >= 0");
+    if (!(dt >= 0)) dt = 0;
     velocity = boids::apply_speed_band(boids::add_scaled(velocity, acceleration, dt), min_speed,
                                        max_speed);
     position = boids::add_scaled(position, velocity, dt);

@@ -221,11 +221,14 @@ template <class V>
     return boids::scale(w, S(1) / std::sqrt(boids::dot(w, w)));
 }
 
-// a with its length limited to max_length (max_length >= 0). Direction is kept.
+// a with its length limited to max_length (max_length >= 0). Direction is kept. A
+// negative or NaN max_length (an assert where asserts are on) gives zero, never a
+// vector turned round.
 template <class V>
 [[nodiscard]] V clamp_magnitude(const V& a, scalar_t<V> max_length) noexcept {
     BOIDS_ASSERT(max_length >= 0, "clamp_magnitude: max_length must be >= 0");
     using S = scalar_t<V>;
+    if (!(max_length >= S(0))) return boids::zero<V>();
     const S l2 = boids::length_squared(a);
     if (l2 <= max_length * max_length) {
         if (l2 <= std::numeric_limits<S>::max()) return a;

@@ -42,14 +42,16 @@ public:
     grid_core() = default;
     // cell_size: the edge of a cell, usually the view radius (> 0). In a box world the
     // cells are widened so a whole number of them fills each side.
-    grid_core(const world_for<V>& w, scalar cell_size) noexcept : world_(w), cell_size_(cell_size) {
+    // A cell size that is not > 0 (an assert where asserts are on) becomes infinite:
+    // one cell for the whole flock, slow but never a lost neighbour.
+    grid_core(const world_for<V>& w, scalar cell_size) noexcept : world_(w), cell_size_(usable_cell(cell_size)) {
         BOIDS_ASSERT(cell_size > 0 && std::isfinite(cell_size), "grid: cell size must be finite and > 0");
     }
 
     // A new cell edge for the next build(), keeping the buffers (no allocation).
     void set_cell_size(scalar cell_size) noexcept {
         BOIDS_ASSERT(cell_size > 0 && std::isfinite(cell_size), "grid: cell size must be finite and > 0");
-        cell_size_ = cell_size;
+        cell_size_ = usable_cell(cell_size);
     }
 
     [[nodiscard]] const world_for<V>& world() const noexcept { return world_; }
@@ -1081,6 +1083,10 @@ private:
             cells *= side;
         }
         return cells > 2.0 * static_cast<double>(order_.size()) + 64.0;
+    }
+
+    [[nodiscard]] static scalar usable_cell(scalar cell_size) noexcept {
+        return cell_size > scalar(0) ? cell_size : std::numeric_limits<scalar>::infinity();
     }
 
     // A hashed grid over a world without a torus: cells without bounds. Over a torus a

@@ -13,12 +13,14 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 #include <vector>
 #include "../executor.hpp"
 #include "../flight.hpp"
 #include "../flocking.hpp"
 #include "../neighbors/uniform_grid.hpp"
 #include "../random.hpp"
+#include "../snapshot.hpp"
 #include "../vector.hpp"
 
 namespace boids {
@@ -274,26 +276,23 @@ public:
     flock(const params<S>& p, std::size_t birds) { reset(p, birds); }
 
     // Starts over with `birds` birds: level flight, no noise, nothing seen yet.
-    void reset(const params<S>& p, std::size_t birds) {
-        BOIDS_ASSERT(p.validate(), "starling::flock: invalid parameters (call params::validate() for the reason)");
+    // Invalid parameters are refused in every build: the flock is left with no birds
+    // (so step() moves nothing) and the returned validation names the field.
+    validation reset(const params<S>& p, std::size_t birds) {
+        const validation valid = p.validate();
+        BOIDS_ASSERT(valid, "starling::flock: invalid parameters (call params::validate() for the reason)");
+        if (!valid) {
+            *this = flock{};
+            return valid;
+        }
         params_ = p;
         n_ = birds;
         step_ = 0;
         time_ = 0;
         size_scale_ = static_cast<S>(starling::size_scale(static_cast<double>(birds)));
         roost_radius_ = static_cast<S>(starling::roost_radius(static_cast<double>(birds)));
-        flight_.assign(birds, flight_state<V>::level(p.flight.gravity));
-        noise_.assign(birds, boids::zero<V>());
-        maneuvers_.assign(birds, maneuver{});
-        copies_.assign(birds, maneuver{});
-        returning_.assign(birds, 0);
-        active_.assign(birds, 0);
-        finite_.assign(birds, 0);
-        looked_.assign(birds, 0);
-        social_.assign(birds, seen{});
-        seen_.assign(birds, seen{});
-        nearest_.assign(birds, std::numeric_limits<S>::infinity());
-        rng_.resize(birds);
+        resize_birds(birds);
+        std::fill(flight_.begin(), flight_.end(), flight_state<V>::level(p.flight.gravity));
         for (std::size_t i = 0; i < birds; ++i) rng_[i] = random_stream(hash_combine(p.seed, i));
         scene_rng_ = random_stream(hash_combine(p.seed, 0xD157u));
         next_disturbance_ = static_cast<double>(p.disturbance_first);
@@ -304,6 +303,7 @@ public:
         cell_ = static_cast<S>(std::max(0.05, 0.8 * static_cast<double>(size_scale_) *
                                                   std::cbrt(static_cast<double>(p.candidates) / static_cast<double>(std::max<std::size_t>(birds, 1)))));
         grid_ = uniform_grid<V>(world_for<V>{}, cell_);
+        return valid;
     }
 
     [[nodiscard]] const params<S>& parameters() const noexcept { return params_; }
@@ -325,9 +325,105 @@ public:
     [[nodiscard]] span<const S> nearest_distances() const noexcept { return {nearest_.data(), nearest_.size()}; }
     [[nodiscard]] bool is_returning(std::size_t i) const noexcept { return returning_[i] != 0; }
 
+    // The whole state, parameters included, appended to `out` as a snapshot
+    // (snapshot.hpp). A flock loaded from it and stepped over the same positions and
+    // velocities gives the same bits as this one. (A plain copy does too.)
+    void save(std::vector<unsigned char>& out) const {
+        snapshot_writer w(out);
+        w.begin(snapshot_kind::starling_flock, sizeof(S), 3, n_);
+        auto put = [&w](const auto& x) {
+            using T = std::decay_t<decltype(x)>;
+            if constexpr (std::is_same_v<T, std::size_t>) w.put(static_cast<std::uint64_t>(x));
+            else w.put(x);
+        };
+        each_param(params_, put);
+        put(step_);
+        put(time_);
+        put(next_disturbance_);
+        put(size_scale_);
+        put(roost_radius_);
+        put(cell_);
+        put(grid_.cell_size());
+        put(scene_rng_);
+        for (std::size_t i = 0; i < n_; ++i) each_bird_field(*this, i, put);
+        put(records_.size());
+        for (const disturbance_record& r : records_) {
+            put(r.t);
+            put(r.seeded);
+            put(r.reached);
+        }
+        w.finish();
+    }
+
+    // Replaces this flock by the one saved in `bytes`. A wrong, truncated or corrupt
+    // buffer (or one holding invalid parameters) is refused with a validation that
+    // names what is wrong, and this flock is left as it was.
+    validation load(span<const unsigned char> bytes) {
+        snapshot_reader r(bytes);
+        std::uint64_t count = 0;
+        if (const validation v = r.open(snapshot_kind::starling_flock, sizeof(S), 3, count); !v) return v;
+        if (count > r.left()) return {"count", "more birds than the payload can hold"};
+        flock f;
+        auto get = [&r](auto& x) {
+            using T = std::decay_t<decltype(x)>;
+            if constexpr (std::is_same_v<T, std::size_t>) {
+                std::uint64_t u = 0;
+                r.get(u);
+                r.require(u <= std::numeric_limits<std::size_t>::max(), "payload", "a count too large for this machine");
+                x = static_cast<std::size_t>(u);
+            } else {
+                r.get(x);
+            }
+        };
+        each_param(f.params_, get);
+        if (!r.ok()) return r.error();
+        if (const validation v = f.params_.validate(); !v) return v;
+        S grid_cell = 0;
+        get(f.step_);
+        get(f.time_);
+        get(f.next_disturbance_);
+        get(f.size_scale_);
+        get(f.roost_radius_);
+        get(f.cell_);
+        get(grid_cell);
+        get(f.scene_rng_);
+        auto positive = [](S x) { return std::isfinite(x) && x > S(0); };
+        r.require(std::isfinite(f.time_) && std::isfinite(f.next_disturbance_), "time", "must be finite");
+        r.require(positive(f.size_scale_) && positive(f.roost_radius_), "size_scale/roost_radius", "must be finite and > 0");
+        r.require(positive(f.cell_) && positive(grid_cell), "cell size", "must be finite and > 0");
+        if (!r.ok()) return r.error();
+        f.n_ = static_cast<std::size_t>(count);
+        f.resize_birds(f.n_);
+        for (std::size_t i = 0; i < f.n_ && r.ok(); ++i) {
+            each_bird_field(f, i, get);
+            const maneuver& m = f.maneuvers_[i];
+            r.require((m.turn == 1 || m.turn == -1) && std::isfinite(m.start) && std::isfinite(m.duration) &&
+                          std::isfinite(m.amplitude), "maneuver", "out of range");
+            r.require(f.returning_[i] <= 1 && f.looked_[i] <= 1, "payload", "a flag that is neither 0 nor 1");
+        }
+        std::size_t records = 0;
+        get(records);
+        r.require(records <= r.left(), "disturbances", "more than the payload can hold");
+        if (!r.ok()) return r.error();
+        f.records_.resize(records);
+        for (disturbance_record& rec : f.records_) {
+            get(rec.t);
+            get(rec.seeded);
+            get(rec.reached);
+        }
+        for (std::size_t i = 0; i < f.n_ && r.ok(); ++i)
+            r.require(f.maneuvers_[i].disturbance <= f.records_.size(), "maneuver", "names a disturbance that never happened");
+        if (const validation v = r.done(); !v) return v;
+        f.records_.reserve(std::max<std::size_t>(64, 2 * f.records_.size()));
+        f.grid_ = uniform_grid<V>(world_for<V>{}, grid_cell);
+        *this = std::move(f);
+        return {};
+    }
+
     template <class Executor = sequential>
     void step(span<V> positions, span<V> velocities, Executor&& executor = {}) {
         BOIDS_ASSERT(positions.size() == n_ && velocities.size() == n_, "starling::flock::step: arrays must hold as many birds as reset() was given");
+        if (positions.size() != n_ || velocities.size() != n_) return;  // not this flock's arrays: nothing moves
         const std::size_t n = n_;
         const double t = time_;
         const span<const V> pos(positions.data(), n);
@@ -396,6 +492,50 @@ public:
     }
 
 private:
+    // Every per-bird array at n entries: level flight, no noise, nothing seen yet.
+    void resize_birds(std::size_t n) {
+        flight_.assign(n, flight_state<V>{});
+        noise_.assign(n, boids::zero<V>());
+        maneuvers_.assign(n, maneuver{});
+        copies_.assign(n, maneuver{});
+        returning_.assign(n, 0);
+        active_.assign(n, 0);
+        finite_.assign(n, 0);
+        looked_.assign(n, 0);
+        social_.assign(n, seen{});
+        seen_.assign(n, seen{});
+        nearest_.assign(n, std::numeric_limits<S>::infinity());
+        rng_.assign(n, random_stream{});
+    }
+
+    // The parameters, field by field, in the snapshot's order (save and load).
+    template <class P, class F>
+    static void each_param(P& p, F&& f) {
+        f(p.dt), f(p.k), f(p.candidates), f(p.perception_every), f(p.alignment), f(p.cohesion), f(p.separation);
+        f(p.separation_radius), f(p.separation_reflex), f(p.noise), f(p.noise_time), f(p.roost_gain);
+        f(p.roost_x), f(p.roost_y), f(p.roost_z), f(p.disturbance_first), f(p.disturbance_min_gap);
+        f(p.disturbance_max_gap), f(p.patch_min_radius), f(p.patch_scale), f(p.pulse_min), f(p.pulse_max);
+        f(p.pulse_min_time), f(p.pulse_max_time), f(p.dive_chance), f(p.lateral), f(p.dive), f(p.social_drop);
+        f(p.copying.min_delay), f(p.copying.max_delay), f(p.copying.fraction), f(p.copying.min_amplitude);
+        f(p.copying.refractory);
+        auto& b = p.flight;
+        f(b.preferred_speed), f(b.max_acceleration), f(b.response_time), f(b.pitch_limit), f(b.pitch_stiffness);
+        f(b.max_bank), f(b.max_lift_g), f(b.roll_in_time), f(b.roll_out_time), f(b.lift_time), f(b.speed_time);
+        f(b.max_speed_change), f(b.min_speed_fraction), f(b.max_speed_fraction), f(b.gravity);
+        f(p.seed);
+    }
+    // Bird i's state that lasts from one step to the next, field by field (save and load).
+    template <class Flock, class F>
+    static void each_bird_field(Flock& fl, std::size_t i, F&& f) {
+        auto& fs = fl.flight_[i];
+        f(fs.turn), f(fs.bank), f(fs.lift), f(fl.noise_[i]);
+        auto& o = fl.social_[i];
+        f(o.mean_velocity), f(o.cohesion), f(o.separation), f(o.nearest), f(o.farthest);
+        auto& m = fl.maneuvers_[i];
+        f(m.disturbance), f(m.start), f(m.duration), f(m.amplitude), f(m.turn), f(m.dive);
+        f(fl.returning_[i]), f(fl.looked_[i]), f(fl.nearest_[i]), f(fl.rng_[i]);
+    }
+
     void start_disturbance(span<const V> pos, span<const V> vel, double t) {
         if (n_ == 0 || t < next_disturbance_) return;
         next_disturbance_ = t + scene_rng_.uniform(static_cast<double>(params_.disturbance_min_gap), static_cast<double>(params_.disturbance_max_gap));
@@ -454,7 +594,10 @@ private:
 
     void look(std::size_t i, std::size_t slot, span<const V> pos, span<const V> vel, span<neighbor<S, 3>> buf, double t,
               S& reach) {
-        if (!boids::is_finite(pos[i]) || !boids::is_finite(vel[i])) return;
+        if (!boids::is_finite(pos[i]) || !boids::is_finite(vel[i])) {
+            seen_[slot] = seen{};  // saw nothing: no stale look is left in the slot
+            return;
+        }
         k_nearest<S, 3> knn(buf, params_.candidates);
         // The previous look's farthest candidate, a little wider, as the radius to try first.
         grid_.nearest_in_slot(slot, knn, std::numeric_limits<S>::infinity(), reach * S(1.08));
