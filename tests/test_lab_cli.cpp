@@ -261,3 +261,57 @@ TEST_CASE("boids-lab starlings: the JSON line and the flock file", "[lab][starli
     std::remove(out.c_str());
     std::remove(log.c_str());
 }
+
+TEST_CASE("boids-lab --load refuses bad snapshots with one line, keeping the old output", "[lab][errors][snapshot]") {
+    const std::string id = std::to_string(getpid());
+    const std::string out = tmp_path("keep-snap-" + id + ".csv");
+    const std::string good_birds = tmp_path("birds-" + id + ".snap"), good_wander = tmp_path("wander-" + id + ".snap");
+    REQUIRE(run_lab("starlings --birds=40 --seconds=1 --save-at=0.5 --save=" + good_birds).code == 0);
+    REQUIRE(run_lab("vehicle --mode=wander --steps=20 --save-at=10 --save=" + good_wander).code == 0);
+    {
+        std::ofstream o(out);
+        o << "precious\n";
+    }
+    const std::string birds = slurp(good_birds), wander = slurp(good_wander);
+    REQUIRE(birds.size() > 100);
+    std::string flipped = birds;
+    flipped[flipped.size() / 2] = static_cast<char>(flipped[flipped.size() / 2] ^ 0x40);
+    const std::pair<std::string, std::string> cases[] = {
+        {"starlings", ""},
+        {"starlings", "not a snapshot at all"},
+        {"starlings", birds.substr(0, birds.size() - 1)},
+        {"starlings", birds.substr(0, 60)},
+        {"starlings", flipped},
+        {"starlings", birds + "x"},
+        {"starlings", wander},                  // another kind
+        {"vehicle --mode=wander --steps=30", birds},
+        {"vehicle --mode=seek --steps=30", wander},   // another mode
+        {"vehicle --mode=wander --steps=5", wander},  // past --steps
+        {"vehicle --mode=wander --steps=30 --dt=0.02", wander},
+    };
+    int i = 0;
+    for (const auto& c : cases) {
+        CAPTURE(i, c.first);
+        const std::string path = tmp_path("bad-" + std::to_string(i++) + "-" + id + ".snap");
+        {
+            std::ofstream o(path, std::ios::binary);
+            o << c.second;
+        }
+        const auto r = run_lab(c.first + " --load=" + path + " --out=" + out);
+        CHECK(r.code == 2);
+        CHECK(r.err.rfind("boids-lab: --load: ", 0) == 0);
+        CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+        CHECK(slurp(out) == "precious\n");
+    }
+    const auto missing = run_lab("starlings --load=" + tmp_path("no-such-" + id + ".snap"));
+    CHECK(missing.code == 2);
+    CHECK(missing.err.find("cannot open") != std::string::npos);
+    const auto fixed = run_lab("starlings --load=" + good_birds + " --k=5");
+    CHECK(fixed.code == 2);
+    CHECK(fixed.err.find("--k: the birds and the model come from --load's snapshot") != std::string::npos);
+    CHECK(run_lab("starlings --save=" + out).err.find("--save-at and --save go together") != std::string::npos);
+    CHECK(run_lab("vehicle --steps=10 --save-at=11 --save=" + out).err.find("--save-at: past --steps") != std::string::npos);
+    CHECK(slurp(out) == "precious\n");
+    CHECK(run_lab("starlings --seconds=1 --load=" + good_birds + " --out=" + out).code == 0);
+    CHECK(slurp(out) != "precious\n");
+}

@@ -12,6 +12,7 @@
 #include <boids/models/starling.hpp>
 #include "cli.hpp"
 #include "csv.hpp"
+#include "snapshot_file.hpp"
 
 namespace lab {
 
@@ -32,6 +33,9 @@ struct starling_options {
     double seconds = 60;
     bool json = false;
     std::string out;
+    // --save-at=SECONDS --save=FILE: the state at that time; --load=FILE: go on from one.
+    double save_at = 0;
+    std::string save, load;
 };
 
 // The scene: birds uniform in a ball of radius E around (0, 20, 0), all heading
@@ -121,6 +125,16 @@ inline bool parse_starlings(const arguments& args, starling_options& o, std::str
     f.positive("roost-gain", kr, false);
     o.json = f.flag("json");
     f.text("out", o.out);
+    f.positive("save-at", o.save_at, false);
+    f.text("save", o.save);
+    f.text("load", o.load);
+    if (f.ok() && f.has("save-at") != f.has("save")) f.fail("--save-at and --save go together");
+    if (f.ok() && !o.save.empty() && o.save_at > o.seconds) f.fail("--save-at: past --seconds");
+    if (!o.load.empty())
+        for (const char* fixed : {"birds", "seed", "perception-every", "k", "speed", "response-time", "alignment", "cohesion",
+                                  "separation-radius", "noise", "roost-gain"})
+            if (f.ok() && f.has(fixed))
+                f.fail(std::string("--") + fixed + ": the birds and the model come from --load's snapshot");
     if (!f.finish()) {
         error = f.error();
         return false;
@@ -142,22 +156,64 @@ inline bool parse_starlings(const arguments& args, starling_options& o, std::str
     return true;
 }
 
-// Flies the scene; returns what it measured and leaves the final state in p, v.
+// The run's state: the birds' positions and velocities and the flock's own snapshot.
+inline std::vector<unsigned char> save_starlings(const boids::starling::flock<fvec3>& f, const std::vector<fvec3>& p,
+                                                 const std::vector<fvec3>& v) {
+    std::vector<unsigned char> inner, bytes;
+    f.save(inner);
+    boids::snapshot_writer w(bytes);
+    w.begin(starlings_snapshot, 4, 3, p.size());
+    w.put_array(boids::span<const fvec3>(p));
+    w.put_array(boids::span<const fvec3>(v));
+    w.put_bytes(boids::span<const unsigned char>(inner));
+    w.finish();
+    return bytes;
+}
+inline bool load_starlings(const std::string& path, const std::vector<unsigned char>& bytes,
+                           boids::starling::flock<fvec3>& f, std::vector<fvec3>& p, std::vector<fvec3>& v,
+                           std::string& error) {
+    boids::snapshot_reader r{boids::span<const unsigned char>(bytes)};
+    std::uint64_t count = 0;
+    std::vector<unsigned char> inner;
+    boids::validation valid = r.open(starlings_snapshot, 4, 3, count);
+    if (valid) {
+        r.get_array(p, count);
+        r.get_array(v, count);
+        r.get_bytes(inner);
+        valid = r.done();
+    }
+    if (valid) valid = f.load(boids::span<const unsigned char>(inner));
+    if (valid && f.flight().size() != p.size()) valid = {"count", "the flock and its arrays hold different numbers of birds"};
+    if (!valid) error = snapshot_error(path, valid);
+    return valid.ok();
+}
+
+// Flies the scene up to o.seconds, from the start or (`loaded`) from the state in
+// f, p, v; returns what it measured and leaves the final state in p, v. With
+// `saved`, the state at o.save_at seconds goes there.
 inline starling_stats run_starlings(const starling_options& o, boids::starling::flock<fvec3>& f, std::vector<fvec3>& p,
-                                    std::vector<fvec3>& v, double& wall_ms_per_step) {
-    starling_cloud(o.seed, static_cast<std::size_t>(o.birds), o.model, p, v);
-    f.reset(o.model, p.size());
-    const auto steps = static_cast<std::size_t>(std::llround(o.seconds / static_cast<double>(o.model.dt)));
+                                    std::vector<fvec3>& v, double& wall_ms_per_step, bool loaded = false,
+                                    std::vector<unsigned char>* saved = nullptr) {
+    if (!loaded) {
+        starling_cloud(o.seed, static_cast<std::size_t>(o.birds), o.model, p, v);
+        f.reset(o.model, p.size());
+    }
+    const double dt = static_cast<double>(f.parameters().dt);
+    const auto steps = static_cast<std::size_t>(std::llround(o.seconds / dt));
+    const auto save_step = static_cast<std::size_t>(std::llround(o.save_at / dt));
+    const std::size_t first = f.steps();
+    if (saved != nullptr && save_step == first) *saved = save_starlings(f, p, v);
     starling_stats stats;
     double wall = 0;
     boids::thread_pool threads(static_cast<std::size_t>(o.threads));  // kept for the whole run
-    for (std::size_t s = 0; s < steps; ++s) {
+    for (std::size_t s = first; s < steps; ++s) {
         const auto t0 = std::chrono::steady_clock::now();
         f.step(boids::span<fvec3>(p), boids::span<fvec3>(v), threads);
         wall += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         if (f.time() > 5.0 + 1e-9) stats.add(f, p, v);
+        if (saved != nullptr && f.steps() == save_step) *saved = save_starlings(f, p, v);
     }
-    wall_ms_per_step = steps > 0 ? wall / static_cast<double>(steps) : 0.0;
+    wall_ms_per_step = steps > first ? wall / static_cast<double>(steps - first) : 0.0;
     return stats;
 }
 
@@ -201,8 +257,22 @@ inline int starlings_main(const arguments& args, std::string& error) {
     if (!parse_starlings(args, o, error)) return 2;
     boids::starling::flock<fvec3> f;
     std::vector<fvec3> p, v;
+    if (!o.load.empty()) {
+        std::vector<unsigned char> bytes;
+        if (!read_snapshot(o.load, bytes, error) || !load_starlings(o.load, bytes, f, p, v, error)) return 2;
+        o.model = f.parameters();
+        o.birds = p.size();
+        o.seed = f.parameters().seed;
+        o.perception_every = f.parameters().perception_every;
+        if (!o.save.empty() && std::llround(o.save_at / static_cast<double>(o.model.dt)) < static_cast<long long>(f.steps())) {
+            error = "--save-at: before the loaded time " + std::to_string(f.time()) + " s";
+            return 2;
+        }
+    }
     double wall = 0;
-    const starling_stats s = run_starlings(o, f, p, v, wall);
+    std::vector<unsigned char> saved;
+    const starling_stats s = run_starlings(o, f, p, v, wall, !o.load.empty(), o.save.empty() ? nullptr : &saved);
+    if (!o.save.empty() && !write_snapshot(o.save, saved, error)) return 2;
     if (!o.out.empty()) {
         std::vector<row> rows;
         rows.reserve(p.size());

@@ -19,6 +19,7 @@
 #include <boids/neighbors/world.hpp>
 #include "csv.hpp"
 #include "lab_vector.hpp"
+#include "snapshot_file.hpp"
 
 namespace lab {
 
@@ -38,25 +39,107 @@ struct vehicle_options {
     bool has_bounds = false;
     double agent_radius = 8;
     std::string out, trace;
+    // --save-at=STEP --save=FILE: the state after STEP steps; --load=FILE: go on from one.
+    unsigned long long save_at = 0;
+    std::string save, load;
 };
+
+// What a vehicle run carries from one step to the next.
+struct vehicle_state {
+    unsigned long long step = 0;
+    vec2 p, v;
+    boids::wander_state<vec2> wandering;
+};
+
+inline const std::vector<std::string>& vehicle_modes() {
+    static const std::vector<std::string> modes{"seek", "flee", "arrive", "pursue", "evade", "wander", "follow-path", "avoid", "contain"};
+    return modes;
+}
+inline std::uint32_t mode_index(const std::string& mode) {
+    std::uint32_t i = 0;
+    while (i < vehicle_modes().size() && vehicle_modes()[i] != mode) ++i;
+    return i;
+}
+
+// The state with the mode and dt it was run with (a run goes on only with both the same).
+inline std::vector<unsigned char> save_vehicle(const vehicle_options& o, const vehicle_state& s) {
+    std::vector<unsigned char> bytes;
+    boids::snapshot_writer w(bytes);
+    w.begin(vehicle_snapshot, 8, 2, 1);
+    w.put(mode_index(o.mode));
+    w.put(o.dt);
+    w.put(static_cast<std::uint64_t>(s.step));
+    w.put(s.p);
+    w.put(s.v);
+    w.put(s.wandering.rng);
+    w.put(s.wandering.target_local);
+    w.finish();
+    return bytes;
+}
+inline bool load_vehicle(const vehicle_options& o, const std::vector<unsigned char>& bytes, vehicle_state& s,
+                         std::string& error) {
+    boids::snapshot_reader r{boids::span<const unsigned char>(bytes)};
+    std::uint64_t count = 0;
+    if (const auto v = r.open(vehicle_snapshot, 8, 2, count); !v) {
+        error = snapshot_error(o.load, v);
+        return false;
+    }
+    std::uint32_t mode = 0;
+    double dt = 0;
+    std::uint64_t step = 0;
+    vehicle_state got;
+    r.get(mode);
+    r.get(dt);
+    r.get(step);
+    r.get(got.p);
+    r.get(got.v);
+    r.get(got.wandering.rng);
+    r.get(got.wandering.target_local);
+    r.require(count == 1, "count", "a vehicle snapshot holds one vehicle");
+    r.require(boids::is_finite(got.p) && boids::is_finite(got.v) && boids::is_finite(got.wandering.target_local),
+              "state", "not finite");
+    if (const auto v = r.done(); !v) {
+        error = snapshot_error(o.load, v);
+        return false;
+    }
+    if (mode >= vehicle_modes().size() || vehicle_modes()[mode] != o.mode) {
+        error = "--load: " + o.load + " was saved with another --mode" +
+                (mode < vehicle_modes().size() ? " (" + vehicle_modes()[mode] + ")" : std::string());
+        return false;
+    }
+    if (dt != o.dt) {
+        error = "--load: " + o.load + " was saved with another --dt";
+        return false;
+    }
+    if (step > o.steps) {
+        error = "--load: " + o.load + " is at step " + std::to_string(step) + ", past --steps=" + std::to_string(o.steps);
+        return false;
+    }
+    got.step = step;
+    s = got;
+    return true;
+}
 
 struct vehicle_result {
     vec2 pos, vel;
 };
 
-// One vehicle, stepped `steps` times: behaviour, semi-implicit Euler, edges.
-// `on_step(step, position, velocity, target)` sees every step (for --trace).
+// One vehicle, stepped up to step `steps` from `state` (or from the start):
+// behaviour, semi-implicit Euler, edges. `on_step(state)` sees every step's state
+// and the point steered for (for --trace and --save-at).
 template <class OnStep>
-vehicle_result run_vehicle(const vehicle_options& o, OnStep&& on_step) {
+vehicle_result run_vehicle(const vehicle_options& o, vehicle_state* state, OnStep&& on_step) {
     const boids::steering_limits<double> limits{o.max_speed, o.max_force, o.reaction_time, 0.0};
     const auto world = o.wrap ? boids::world<double, 2>::box(boids::edges::wrap, o.world) : boids::world<double, 2>{};
     const boids::polyline_path<vec2> path{boids::span<const vec2>(o.path), o.path_radius, false};
     const boids::span<const boids::sphere<vec2>> rocks(o.obstacles);
     const boids::wander<vec2> wander{40, 80, 3, limits};
-    auto wandering = boids::wander_state<vec2>::seeded(o.seed);
+    vehicle_state start{0, o.pos, o.vel, boids::wander_state<vec2>::seeded(o.seed)};
+    if (state != nullptr) start = *state;
+    auto wandering = start.wandering;
     const vec2 lo{o.bounds[0], o.bounds[1]}, hi{o.bounds[2], o.bounds[3]};
-    vec2 p = o.pos, v = o.vel;
-    for (unsigned long long s = 0; s < o.steps; ++s) {
+    vec2 p = start.p, v = start.v;
+    for (unsigned long long s = start.step; s < o.steps; ++s) {
         const double t = static_cast<double>(s) * o.dt;
         const vec2 target = boids::add_scaled(o.target, o.target_vel, t);  // moves in a straight line
         vec2 a{}, aim = target;
@@ -86,12 +169,12 @@ vehicle_result run_vehicle(const vehicle_options& o, OnStep&& on_step) {
         }
         boids::integrate(p, v, a, o.dt, limits);
         boids::confine(world, p, v);
-        on_step(s + 1, p, v, aim);
+        on_step(vehicle_state{s + 1, p, v, wandering}, aim);
     }
     return {p, v};
 }
 inline vehicle_result run_vehicle(const vehicle_options& o) {
-    return run_vehicle(o, [](unsigned long long, const vec2&, const vec2&, const vec2&) {});
+    return run_vehicle(o, nullptr, [](const vehicle_state&, const vec2&) {});
 }
 
 // "X,Y;X,Y;..." (N numbers per item) into `out`; false with a message on bad input.
@@ -159,6 +242,11 @@ inline bool parse_vehicle(const arguments& args, vehicle_options& o, std::string
     }
     f.text("out", o.out);
     f.text("trace", o.trace);
+    f.count("save-at", o.save_at, 100000000ull);
+    f.text("save", o.save);
+    f.text("load", o.load);
+    if (f.ok() && f.has("save-at") != f.has("save")) f.fail("--save-at and --save go together");
+    if (f.ok() && !o.save.empty() && o.save_at > o.steps) f.fail("--save-at: past --steps");
     if (f.ok() && o.mode == "follow-path" && o.path.empty()) f.fail("--mode=follow-path needs --path=\"X,Y;X,Y;...\"");
     if (f.ok() && o.mode == "contain" && !o.has_bounds) o.bounds = {50, 50, o.world[0] - 50, o.world[1] - 50};
     if (f.ok() && o.mode == "contain" && !(o.bounds[2] > o.bounds[0] && o.bounds[3] > o.bounds[1]))
@@ -173,10 +261,25 @@ inline bool parse_vehicle(const arguments& args, vehicle_options& o, std::string
 inline int vehicle_main(const arguments& args, std::string& error) {
     vehicle_options o;
     if (!parse_vehicle(args, o, error)) return 2;
+    vehicle_state loaded;
+    if (!o.load.empty()) {
+        std::vector<unsigned char> bytes;
+        if (!read_snapshot(o.load, bytes, error) || !load_vehicle(o, bytes, loaded, error)) return 2;
+    }
+    const unsigned long long first = o.load.empty() ? 0 : loaded.step;
+    if (!o.save.empty() && o.save_at < first) {
+        error = "--save-at: before the loaded step " + std::to_string(first);
+        return 2;
+    }
     std::vector<row> trace;
-    const auto r = run_vehicle(o, [&](unsigned long long step, const vec2& p, const vec2& v, const vec2& aim) {
-        if (!o.trace.empty()) trace.push_back({static_cast<double>(step), p.x, p.y, v.x, v.y, aim.x, aim.y});
+    std::vector<unsigned char> saved;
+    if (!o.save.empty() && o.save_at == first)
+        saved = save_vehicle(o, o.load.empty() ? vehicle_state{0, o.pos, o.vel, boids::wander_state<vec2>::seeded(o.seed)} : loaded);
+    const auto r = run_vehicle(o, o.load.empty() ? nullptr : &loaded, [&](const vehicle_state& s, const vec2& aim) {
+        if (!o.trace.empty()) trace.push_back({static_cast<double>(s.step), s.p.x, s.p.y, s.v.x, s.v.y, aim.x, aim.y});
+        if (!o.save.empty() && s.step == o.save_at) saved = save_vehicle(o, s);
     });
+    if (!o.save.empty() && !write_snapshot(o.save, saved, error)) return 2;
     if (!o.trace.empty() &&
         !write_file_atomically(o.trace, format_csv("step,x,y,vx,vy,target_x,target_y", trace), error))
         return 2;

@@ -96,6 +96,11 @@ public:
     void put(const V& v) {
         for (std::size_t d = 0; d < dimension_v<V>; ++d) put(boids::get(v, d));
     }
+    // A length, then raw bytes (another snapshot, say).
+    void put_bytes(span<const unsigned char> bytes) {
+        put(static_cast<std::uint64_t>(bytes.size()));
+        out_.insert(out_.end(), bytes.begin(), bytes.end());
+    }
     // A count, then the elements.
     template <class T>
     void put_array(span<const T> xs) {
@@ -196,6 +201,19 @@ public:
         scalar_t<V> c[3] = {};
         for (std::size_t d = 0; d < dimension_v<V>; ++d) get(c[d]);
         v = boids::generate<V>([&](std::size_t d) { return c[d]; });
+    }
+    // Bytes written by put_bytes.
+    void get_bytes(std::vector<unsigned char>& bytes) {
+        std::uint64_t n = 0;
+        get(n);
+        if (!ok()) return;
+        if (n > left()) {
+            fail("length", "the payload is shorter than its bytes");
+            return;
+        }
+        const unsigned char* from = bytes_.data() + pos_;
+        bytes.assign(from, from + n);
+        pos_ += static_cast<std::size_t>(n);
     }
     // A count written by put_array that must equal `expected`, then the elements.
     template <class T>
