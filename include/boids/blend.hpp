@@ -6,12 +6,36 @@
 // signature, for users who want the blend itself to be a behaviour:
 //     auto wander_home = boids::make_weighted_blend(max_force, boids::weight(1.f, seek), boids::weight(0.5f, flee));
 //     V a = wander_home(position, velocity);
+//
+// Behaviours come in two call shapes: those that see only the agent,
+// `(position, velocity)` (seek, flee, arrive, avoid_obstacles, ...), and those that
+// see its neighbourhood, `(boid_view, neighborhood_summary)` (the flock rules, a
+// flock_step blend). A blend called with a boid and its summary hands the first
+// shape the boid's position and velocity, so both kinds, and your own lambdas of
+// either shape, go into one make_weighted_blend or make_priority_blend.
 #pragma once
 #include <tuple>
+#include <type_traits>
 #include <utility>
+#include "summary.hpp"
 #include "vector.hpp"
 
 namespace boids {
+
+namespace detail {
+// Calls a blend's part with the blend's arguments, or, where the part only sees the
+// agent, with the boid's position and velocity.
+template <class Part, class... Args>
+[[nodiscard]] auto call_part(const Part& part, const Args&... args) {
+    if constexpr (std::is_invocable_v<const Part&, const Args&...>) {
+        return part(args...);
+    } else {
+        static_assert(sizeof...(Args) == 2, "boids: this behaviour's call shape does not fit the blend's arguments");
+        const auto& boid = std::get<0>(std::forward_as_tuple(args...));
+        return part(boid.position, boid.velocity);
+    }
+}
+} // namespace detail
 
 // One term of a blend: an acceleration and its weight.
 template <class V>
@@ -53,8 +77,8 @@ struct weighted_blend {
     [[nodiscard]] auto operator()(const Args&... args) const {
         return std::apply(
             [&](const auto& first, const auto&... rest) {
-                auto sum = boids::scale(first.behavior(args...), first.weight);
-                ((sum = boids::add_scaled(sum, rest.behavior(args...), rest.weight)), ...);
+                auto sum = boids::scale(detail::call_part(first.behavior, args...), first.weight);
+                ((sum = boids::add_scaled(sum, detail::call_part(rest.behavior, args...), rest.weight)), ...);
                 return boids::clamp_magnitude(sum, max_force);
             },
             parts);
@@ -88,13 +112,13 @@ struct priority_blend {
 
     template <class... Args>
     [[nodiscard]] auto operator()(const Args&... args) const {
-        using V = decltype(std::get<0>(parts)(args...));
+        using V = decltype(detail::call_part(std::get<0>(parts), args...));
         V result = boids::zero<V>();
         bool found = false;
         std::apply(
             [&](const auto&... part) {
                 ((found ? void() : [&] {
-                    const V a = part(args...);
+                    const V a = detail::call_part(part, args...);
                     if (boids::length_squared(a) > threshold * threshold) {
                         result = boids::clamp_magnitude(a, max_force);
                         found = true;

@@ -26,6 +26,8 @@
 #include "neighbors/auto_finder.hpp"
 #include "neighbors/world.hpp"
 #include "steer.hpp"
+#include "strided.hpp"
+#include "summary.hpp"
 
 namespace boids {
 
@@ -95,6 +97,19 @@ struct moved_boid {
 };
 } // namespace detail
 
+// Which way flock_step went for its last step, and why (flock_workspace::report).
+enum class flock_path {
+    none,          // no step yet
+    fused_kernel,  // metric neighbours over a dense grid: the vectorised kernel, boid by boid in cell order
+    per_boid       // a query per boid through the finder, then the same sums
+};
+struct flock_step_report {
+    flock_path path = flock_path::none;
+    const char* reason = "";            // why this path
+    std::size_t boids_off_kernel = 0;   // on the kernel's path: boids it handed to the per-boid path
+                                        // (boids on one spot, crowded boids in a cone, over-full cells)
+};
+
 // Scratch space for flock_step: accelerations and one neighbour buffer per task.
 template <class V>
 struct flock_workspace {
@@ -107,8 +122,11 @@ struct flock_workspace {
     std::vector<unsigned char> task_ok;                  // per task: its boids suit the fused kernel
     std::vector<S> blocks;                               // per task: a cell's candidates (see block_for)
     std::vector<S> crowd_distances;                      // per task: a crowded boid's distances (heeded_radius_squared)
+    std::vector<std::size_t> off_kernel;                 // per task: boids handed from the kernel to the per-boid path
+    std::vector<V> gathered_positions, gathered_velocities;  // a strided step's copies of your members
     std::size_t capacity = 0;
     std::size_t tasks = 0;
+    flock_step_report report{};                          // the last step's path and why
 
     // A cell's candidates beyond this many take the general path; the block stays
     // small enough for the first-level cache.
@@ -139,6 +157,7 @@ struct flock_workspace {
             capacity = per_boid;
             neighbors.resize(tasks * capacity);
             task_ok.resize(tasks);
+            off_kernel.resize(tasks);
             // Zeros, so lanes read past a block's end are finite on the first fill.
             blocks.assign(tasks * block_rows * block_stride, S(0));
             crowd_distances.assign(tasks * crowd_stride, S(0));
@@ -171,25 +190,64 @@ template <class V>
     return boids::is_finite(a) ? a : boids::zero<V>();
 }
 
-namespace detail {
-// A neighbourhood's sums, in the order given: what the rules' blend is made of.
+// The summary of boid i's neighbours (as a finder reported them), summed in the
+// order given, with `sep`'s push: what flock_step hands a blend.
 template <class V>
-struct vector_sums {
-    V push = boids::zero<V>(), coincident = boids::zero<V>(), offsets = boids::zero<V>(), velocities = boids::zero<V>();
+[[nodiscard]] neighborhood_summary<V> summarize(std::size_t i, span<const V> velocities, neighborhood<V> nbrs,
+                                                const separation<V>& sep) noexcept {
+    neighborhood_summary<V> s;
     bool any_coincident = false;
+    const scalar_t<V> sep_r2 = sep.radius * sep.radius;
+    for (const auto& n : nbrs) {
+        s.offset_sum = boids::add(s.offset_sum, detail::to_vector<V>(n.offset));
+        s.velocity_sum = boids::add(s.velocity_sum, velocities[n.index]);
+        sep.add(i, n, s.push, s.coincident_push, any_coincident);
+        if (n.distance_squared == scalar_t<V>(0) && n.distance_squared < sep_r2) ++s.coincident;
+    }
+    s.count = nbrs.size();
+    return s;
+}
+
+// The ready-made blend: flock_config's separation, alignment and cohesion, weighted,
+// and flight from its predator, clamped to the maximum force. flock_step(..., cfg,
+// ...) without a blend of your own runs this one.
+template <class V>
+struct flock_rules {
+    const flock_config<V>* config;
+
+    explicit flock_rules(const flock_config<V>& cfg) noexcept : config(&cfg) {}
+    [[nodiscard]] V operator()(const boid_view<V>& b, const neighborhood_summary<V>& s) const noexcept {
+        return flock_acceleration_from_sums(b.position, b.velocity, s.count, s.push, s.coincident_push, s.coincident > 0,
+                                            s.offset_sum, s.velocity_sum, *config);
+    }
+};
+
+// The flock rules as parts of a blend of your own (blend.hpp): each reads a boid's
+// summary, with the limits its steering is held to.
+template <class V>
+struct separation_rule {
+    separation<V> rule;
+    steering_limits<scalar_t<V>> limits;
+    [[nodiscard]] V operator()(const boid_view<V>& b, const neighborhood_summary<V>& s) const noexcept {
+        return rule.finish(s.push, s.coincident_push, s.coincident > 0, b.velocity, limits);
+    }
 };
 template <class V>
-[[nodiscard]] vector_sums<V> sums_over(std::size_t i, span<const V> velocities, neighborhood<V> nbrs,
-                                       const flock_config<V>& cfg) noexcept {
-    vector_sums<V> sums;
-    for (const auto& n : nbrs) {
-        sums.offsets = boids::add(sums.offsets, detail::to_vector<V>(n.offset));
-        sums.velocities = boids::add(sums.velocities, velocities[n.index]);
-        cfg.separate.add(i, n, sums.push, sums.coincident, sums.any_coincident);
+struct alignment_rule {
+    alignment<V> rule;
+    steering_limits<scalar_t<V>> limits;
+    [[nodiscard]] V operator()(const boid_view<V>& b, const neighborhood_summary<V>& s) const noexcept {
+        return rule.finish(s.velocity_sum, s.count, b.velocity, limits);
     }
-    return sums;
-}
-} // namespace detail
+};
+template <class V>
+struct cohesion_rule {
+    cohesion<V> rule;
+    steering_limits<scalar_t<V>> limits;
+    [[nodiscard]] V operator()(const boid_view<V>& b, const neighborhood_summary<V>& s) const noexcept {
+        return rule.finish(s.offset_sum, s.count, b.velocity, limits);
+    }
+};
 
 // The acceleration of boid i from the neighbours found for it, summed in the
 // order given. Boids whose own state is not finite get none.
@@ -199,10 +257,22 @@ template <class V>
     const V& p = positions[i];
     const V& v = velocities[i];
     if (!boids::is_finite(p) || !boids::is_finite(v)) return boids::zero<V>();
-    const auto sums = detail::sums_over(i, velocities, nbrs, cfg);
-    return flock_acceleration_from_sums(p, v, nbrs.size(), sums.push, sums.coincident, sums.any_coincident, sums.offsets,
-                                        sums.velocities, cfg);
+    return flock_rules<V>(cfg)(boid_view<V>{i, p, v}, boids::summarize(i, velocities, nbrs, cfg.separate));
 }
+
+namespace detail {
+template <class V>
+struct is_ready_made_blend : std::false_type {};
+template <class V>
+struct is_ready_made_blend<flock_rules<V>> : std::true_type {};
+
+// A blend's answer, or zero where it is not finite.
+template <class V, class Blend>
+[[nodiscard]] V blend_at(const Blend& blend, std::size_t i, const V& p, const V& v, const neighborhood_summary<V>& s) {
+    const V a = blend(boid_view<V>{i, p, v}, s);
+    return boids::is_finite(a) ? a : boids::zero<V>();
+}
+} // namespace detail
 
 namespace detail {
 // The first `count` neighbours in `buffer`, less those whose velocity is not finite
@@ -302,25 +372,28 @@ void finish_waiting_boids(bool avx, finish_batch<scalar_t<V>, dimension_v<V>>& b
 // reads only the grid's copies, and the rare boid that takes the general path (boids
 // on one spot, a tie in distance, a crowded boid with a cone) reads the caller's
 // arrays, which are not written until every boid has moved. Returns false (having
-// changed nothing) when this step cannot use it: a state that is not finite, a
-// coordinate beyond a quarter of the largest float, or a toroidal position outside
-// the box (keep positions in [0, size), as confine() does).
-template <class V, class Grid, class Executor>
-bool fused_metric_step(span<V> positions, span<V> velocities, const flock_config<V>& cfg, const Grid& grid,
-                       flock_workspace<V>& ws, scalar_t<V> dt, std::size_t tasks, Executor& executor) {
+// changed nothing, and saying why) when this step cannot use it: a state that is not
+// finite, a coordinate beyond a quarter of the largest float, or a toroidal position
+// outside the box (keep positions in [0, size), as confine() does).
+template <class V, class Grid, class Blend, class Executor>
+const char* fused_metric_step(span<V> positions, span<V> velocities, const flock_config<V>& cfg, const Grid& grid,
+                              flock_workspace<V>& ws, scalar_t<V> dt, const Blend& blend, std::size_t tasks,
+                              Executor& executor) {
     const span<const V> pos(positions.data(), positions.size());
     using S = scalar_t<V>;
     constexpr std::size_t D = dimension_v<V>;
     const std::size_t n = pos.size();
     // Lane indices are floating-point numbers in the kernel: exact below 2^mantissa.
-    if (static_cast<double>(n) >= std::ldexp(1.0, std::numeric_limits<S>::digits - 1)) return false;
+    if (static_cast<double>(n) >= std::ldexp(1.0, std::numeric_limits<S>::digits - 1))
+        return "more boids than the kernel's lane indices count exactly (2^23 in float)";
     const bool toroidal = cfg.world.kind == edges::toroidal;
     const auto order = grid.order();
     if (ws.sorted_velocities.size() != n * D + Grid::padding) ws.sorted_velocities.assign(n * D + Grid::padding, S(0));
     if (ws.finished_states.size() != n) ws.finished_states.resize(n);
     // Every position in the box: found by the grid's build while it sorted (in the
     // same box: a grid of another world takes the general path).
-    if (toroidal && !(grid.all_in_box() && grid.world().size == cfg.world.size)) return false;
+    if (toroidal && !(grid.all_in_box() && grid.world().size == cfg.world.size))
+        return "a toroidal position outside the box [0, size) (or a grid over another world)";
     const S* axes = grid.sorted_axis(0).data();  // positions per axis, n apart, in cell order
     constexpr std::size_t gather_ahead = 24;  // slots: about a memory latency of this loop
     executor(tasks, [&](std::size_t t) {  // gather, in parallel: every task checks its slots
@@ -339,7 +412,7 @@ bool fused_metric_step(span<V> positions, span<V> velocities, const flock_config
         ws.task_ok[t] = ok ? 1 : 0;
     });
     for (std::size_t t = 0; t < tasks; ++t)
-        if (ws.task_ok[t] == 0) return false;
+        if (ws.task_ok[t] == 0) return "a position or velocity that is not finite, or a coordinate beyond a quarter of the largest scalar";
     const bool cone = cfg.view_angle < S(360);
     const S cos_half = vision_cone<S, D>::cos_half_of(cfg.view_angle);  // once per step, not per boid
     const bool linear = cfg.separate.falloff == separation_falloff::linear;
@@ -368,7 +441,8 @@ bool fused_metric_step(span<V> positions, span<V> velocities, const flock_config
         q.sep_r2 = cfg.separate.radius * cfg.separate.radius;
         // Boids whose sums are known wait here for their last stage, done pack-wide.
         finish_batch<S, D> batch{};  // zeros: the lanes past its size compute on finite leftovers
-        const bool batched = batch_finish_supported(cfg);
+        const bool batched = is_ready_made_blend<Blend>::value && batch_finish_supported(cfg);
+        std::size_t off_kernel = 0;
         auto finish_waiting = [&] {
             finish_waiting_boids(avx, batch, cfg, dt, [&](std::size_t slot, const V& p, const V& v) {
                 ws.finished_states[slot] = {p, v};
@@ -434,16 +508,20 @@ bool fused_metric_step(span<V> positions, span<V> velocities, const flock_config
             }
             V a;
             if (!filled || sums.coincident > 0 || sums.count > cfg.max_neighbors) {  // rare: the exact general path
-                a = flock_acceleration(i, pos, old_vel, find_neighbors(i, grid, old_vel, cfg, buf), cfg);
+                ++off_kernel;
+                a = blend_at(blend, i, p_i, v_i, boids::summarize(i, old_vel, find_neighbors(i, grid, old_vel, cfg, buf), cfg.separate));
             } else if (batched) {
                 if (batch.add(s, sums.count, p_i, v_i, to_vector<V>(sums.push), to_vector<V>(sums.offset),
                               to_vector<V>(sums.velocity)))
                     finish_waiting();
                 continue;
             } else {
-                const V zero = boids::zero<V>();
-                a = flock_acceleration_from_sums(p_i, v_i, sums.count, to_vector<V>(sums.push), zero, false,
-                                                 to_vector<V>(sums.offset), to_vector<V>(sums.velocity), cfg);
+                neighborhood_summary<V> summary;
+                summary.count = sums.count;
+                summary.offset_sum = to_vector<V>(sums.offset);
+                summary.velocity_sum = to_vector<V>(sums.velocity);
+                summary.push = to_vector<V>(sums.push);
+                a = blend_at(blend, i, p_i, v_i, summary);
             }
             // Move (as flock_step's move pass would): p_i and v_i are boid i's state, bit for bit.
             V p = p_i, v = v_i;
@@ -451,6 +529,7 @@ bool fused_metric_step(span<V> positions, span<V> velocities, const flock_config
             ws.finished_states[s] = {p, v};
         }
         finish_waiting();
+        ws.off_kernel[t] = off_kernel;
     });
     // The new state goes to the caller's arrays in index order: random reads of the
     // copies by slot, which overlap, where writing each boid as it moved made random
@@ -467,16 +546,37 @@ bool fused_metric_step(span<V> positions, span<V> velocities, const flock_config
             velocities[i] = moved.velocity;
         }
     });
-    return true;
+    return nullptr;
 }
 } // namespace detail
 
-// One step of the whole flock. positions and velocities are updated in place.
+namespace detail {
+template <class T>
+struct identity {
+    using type = T;
+};
+// A parameter that takes part in no deduction: flock_step's V comes from the config,
+// so a std::vector or std::array of V converts to the span.
+template <class T>
+using identity_t = typename identity<T>::type;
+
+template <class Blend, class V>
+inline constexpr bool is_blend_v = std::is_invocable_r_v<V, const Blend&, const boid_view<V>&, const neighborhood_summary<V>&>;
+} // namespace detail
+
+// One step of the whole flock, in four stages: build the finder's index; sum every
+// boid's neighbourhood in the old state (cfg says which neighbours: metric or
+// topological, radius, cone, k, separation's falloff); ask `blend` for each boid's
+// acceleration from its summary; move every boid (semi-implicit Euler in cfg's speed
+// band, then the world's edges). positions and velocities are updated in place.
+// `blend(const boid_view<V>&, const neighborhood_summary<V>&) -> V` is any callable;
+// an answer that is not finite counts as zero. ws.report says which path ran and why.
 // Arrays of different sizes (an assert where asserts are on) step the boids that
 // have both; a negative or NaN dt steps as dt = 0.
-template <class V, class Finder, class Executor = sequential>
-void flock_step(span<V> positions, span<V> velocities, const flock_config<V>& cfg, Finder& finder,
-                flock_workspace<V>& ws, scalar_t<V> dt, Executor&& executor = {}) {
+template <class V, class Finder, class Blend, class Executor = sequential,
+          class = std::enable_if_t<detail::is_blend_v<Blend, V>>>
+void flock_step(detail::identity_t<span<V>> positions, detail::identity_t<span<V>> velocities, const flock_config<V>& cfg,
+                Finder& finder, flock_workspace<V>& ws, scalar_t<V> dt, const Blend& blend, Executor&& executor = {}) {
     BOIDS_ASSERT(positions.size() == velocities.size(), "flock_step: positions and velocities differ in size");
     BOIDS_ASSERT(dt >= 0, "flock_step: dt must be >= 0");
     if (!(dt >= 0)) dt = 0;
@@ -498,10 +598,22 @@ void flock_step(span<V> positions, span<V> velocities, const flock_config<V>& cf
         b = n * t / tasks;
         e = n * (t + 1) / tasks;
     };
+    ws.report = flock_step_report{flock_path::per_boid, "", 0};
     if constexpr (detail::has_contiguous_runs<std::remove_cv_t<Finder>>::value) {
-        if (cfg.neighbors == neighborhood_kind::metric && cfg.order == neighbor_order::finder &&
-            detail::fused_metric_step(positions, velocities, cfg, finder, ws, dt, tasks, executor))
+        if (cfg.neighbors != neighborhood_kind::metric) {
+            ws.report.reason = "topological neighbours: the grid's batched k-nearest query per cell";
+        } else if (cfg.order != neighbor_order::finder) {
+            ws.report.reason = "neighbor_order::by_index: every boid's neighbours sorted by index";
+        } else if (const char* why = detail::fused_metric_step(positions, velocities, cfg, finder, ws, dt, blend, tasks, executor)) {
+            ws.report.reason = why;
+        } else {
+            std::size_t off = 0;
+            for (std::size_t t = 0; t < tasks; ++t) off += ws.off_kernel[t];
+            ws.report = flock_step_report{flock_path::fused_kernel, "metric neighbours over a dense grid", off};
             return;  // looked and moved
+        }
+    } else {
+        ws.report.reason = "the finder is not a dense grid (all_pairs, hashed_grid): a query per boid";
     }
     // Otherwise boid by boid; over a dense grid in its cell order (slots), where
     // consecutive queries share cells in cache. The order of the loop changes no result.
@@ -511,7 +623,7 @@ void flock_step(span<V> positions, span<V> velocities, const flock_config<V>& cf
     // Boids whose sums are known wait for their last stage, done pack-wide
     // (flock_finish.hpp: the per-boid functions' bits); their new state is kept by
     // slot until every boid has looked. The others get an acceleration, moved below.
-    const bool batched = detail::batch_finish_supported(cfg);
+    const bool batched = detail::is_ready_made_blend<Blend>::value && detail::batch_finish_supported(cfg);
     const bool avx = detail::avx_at_run_time();
     if (batched && ws.finished.size() != n) {
         ws.finished_states.resize(n);
@@ -534,17 +646,17 @@ void flock_step(span<V> positions, span<V> velocities, const flock_config<V>& cf
         // Boid i, in slot s, with the neighbours it sees.
         auto look = [&](std::size_t s, std::size_t i, neighborhood<V> nbrs) {
             if (batched) ws.finished[s] = 0;
-            if (!batched || !boids::is_finite(pos[i]) || !boids::is_finite(vel[i])) {
-                ws.accelerations[s] = flock_acceleration(i, pos, vel, nbrs, cfg);
+            if (!boids::is_finite(pos[i]) || !boids::is_finite(vel[i])) {  // not seen, and gets no steering
+                ws.accelerations[s] = boids::zero<V>();
                 return;
             }
-            const auto sums = detail::sums_over(i, vel, nbrs, cfg);
-            if (sums.any_coincident) {  // flock_acceleration's own blend, which handles them
-                ws.accelerations[s] = flock_acceleration_from_sums(pos[i], vel[i], nbrs.size(), sums.push, sums.coincident,
-                                                                   true, sums.offsets, sums.velocities, cfg);
+            const auto summary = boids::summarize(i, vel, nbrs, cfg.separate);
+            if (!batched || summary.coincident > 0) {  // the blend boid by boid (the batch leaves coincident boids to it)
+                ws.accelerations[s] = detail::blend_at(blend, i, pos[i], vel[i], summary);
                 return;
             }
-            if (batch->add(s, nbrs.size(), pos[i], vel[i], sums.push, sums.offsets, sums.velocities)) finish_waiting();
+            if (batch->add(s, summary.count, pos[i], vel[i], summary.push, summary.offset_sum, summary.velocity_sum))
+                finish_waiting();
         };
         if constexpr (in_slots) {
             if (cfg.neighbors == neighborhood_kind::topological) {  // the grid's batch: a block of candidates per cell
@@ -581,12 +693,46 @@ void flock_step(span<V> positions, span<V> velocities, const flock_config<V>& cf
 
 // With an auto_finder, the step runs on the finder it chooses for this flock size,
 // with that finder's own fast path (the grid's fused kernel above the crossover).
-template <class V, class Executor = sequential>
-void flock_step(span<V> positions, span<V> velocities, const flock_config<V>& cfg, auto_finder<V>& finder,
-                flock_workspace<V>& ws, scalar_t<V> dt, Executor&& executor = {}) {
+template <class V, class Blend, class Executor = sequential, class = std::enable_if_t<detail::is_blend_v<Blend, V>>>
+void flock_step(detail::identity_t<span<V>> positions, detail::identity_t<span<V>> velocities, const flock_config<V>& cfg,
+                auto_finder<V>& finder, flock_workspace<V>& ws, scalar_t<V> dt, const Blend& blend, Executor&& executor = {}) {
     finder.with_chosen(positions.size(), [&](auto& chosen) {
-        flock_step(positions, velocities, cfg, chosen, ws, dt, executor);
+        flock_step<V>(positions, velocities, cfg, chosen, ws, dt, blend, executor);
     });
+}
+
+// The step with the ready-made blend (flock_rules: cfg's three rules and its predator).
+template <class V, class Finder, class Executor = sequential,
+          class = std::enable_if_t<!detail::is_blend_v<std::decay_t<Executor>, V>>>
+void flock_step(detail::identity_t<span<V>> positions, detail::identity_t<span<V>> velocities, const flock_config<V>& cfg,
+                Finder& finder, flock_workspace<V>& ws, scalar_t<V> dt, Executor&& executor = {}) {
+    flock_step<V>(positions, velocities, cfg, finder, ws, dt, flock_rules<V>(cfg), executor);
+}
+
+// The step over vectors inside your own structs (strided.hpp): gathered into the
+// workspace, stepped as above, and written back to those members only.
+template <class V, class Finder, class Blend, class Executor = sequential,
+          class = std::enable_if_t<detail::is_blend_v<Blend, V>>>
+void flock_step(strided_span<V> positions, strided_span<V> velocities, const flock_config<V>& cfg, Finder& finder,
+                flock_workspace<V>& ws, scalar_t<V> dt, const Blend& blend, Executor&& executor = {}) {
+    const std::size_t n = std::min(positions.size(), velocities.size());
+    ws.gathered_positions.resize(n);
+    ws.gathered_velocities.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        ws.gathered_positions[i] = positions[i];
+        ws.gathered_velocities[i] = velocities[i];
+    }
+    flock_step<V>(span<V>(ws.gathered_positions), span<V>(ws.gathered_velocities), cfg, finder, ws, dt, blend, executor);
+    for (std::size_t i = 0; i < n; ++i) {
+        positions[i] = ws.gathered_positions[i];
+        velocities[i] = ws.gathered_velocities[i];
+    }
+}
+template <class V, class Finder, class Executor = sequential,
+          class = std::enable_if_t<!detail::is_blend_v<std::decay_t<Executor>, V>>>
+void flock_step(strided_span<V> positions, strided_span<V> velocities, const flock_config<V>& cfg, Finder& finder,
+                flock_workspace<V>& ws, scalar_t<V> dt, Executor&& executor = {}) {
+    flock_step(positions, velocities, cfg, finder, ws, dt, flock_rules<V>(cfg), executor);
 }
 
 } // namespace boids

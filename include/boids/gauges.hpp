@@ -3,20 +3,44 @@
 //                          (the lesson's "spacing"), measured as the world measures
 //   heading_order:         |mean velocity| / mean speed (1: all fly alike)
 //   polarization:          |mean unit heading| (speed-blind order)
-// Boids whose state is not finite are left out.
+// Boids whose state is not finite are left out. Each takes your positions or
+// velocities as a span, a std::vector or std::array, or a strided_span of members of
+// your own structs (strided.hpp).
 #pragma once
 #include <cmath>
+#include <type_traits>
+#include <utility>
 #include "neighbors/all_pairs.hpp"
 #include "neighbors/query.hpp"
+#include "strided.hpp"
 
 namespace boids {
 
+namespace detail {
+// The vector type a range of vectors holds (a span, a container, a strided_span).
+template <class Range>
+using element_of = std::remove_cv_t<std::remove_reference_t<decltype(std::declval<const Range&>()[0])>>;
+
+template <class Range, class = void>
+struct is_contiguous : std::false_type {};
+template <class Range>
+struct is_contiguous<Range, std::void_t<decltype(std::declval<const Range&>().data())>> : std::true_type {};
+
+// A span of a contiguous range, a strided_span of any other.
+template <class Range>
+[[nodiscard]] auto view_of(const Range& r) noexcept {
+    using V = element_of<Range>;
+    if constexpr (is_contiguous<Range>::value) return span<const V>(r.data(), r.size());
+    else return strided_span<const V>(r);
+}
+} // namespace detail
+
 // With any finder (built here on `positions`); all_pairs when none is given.
-template <class V, class Finder,
+template <class Positions, class Finder, class V = detail::element_of<Positions>,
           class = std::enable_if_t<!std::is_same_v<std::remove_cv_t<Finder>, world_for<V>>>>
-[[nodiscard]] scalar_t<V> mean_nearest_distance(span<const V> positions, Finder& finder) {
+[[nodiscard]] scalar_t<V> mean_nearest_distance(const Positions& positions, Finder& finder) {
     using S = scalar_t<V>;
-    finder.build(positions);
+    finder.build(detail::view_of(positions));
     neighbor<S, dimension_v<V>> slot[1];
     k_nearest<S, dimension_v<V>> nearest(span<neighbor<S, dimension_v<V>>>(slot, 1), 1);
     double sum = 0;
@@ -30,18 +54,19 @@ template <class V, class Finder,
     }
     return count == 0 ? S(0) : static_cast<S>(sum / static_cast<double>(count));
 }
-template <class V>
-[[nodiscard]] scalar_t<V> mean_nearest_distance(span<const V> positions, const world_for<V>& world = {}) {
+template <class Positions, class V = detail::element_of<Positions>>
+[[nodiscard]] scalar_t<V> mean_nearest_distance(const Positions& positions, const world_for<V>& world = {}) {
     all_pairs<V> finder(world);
     return boids::mean_nearest_distance(positions, finder);
 }
 
-template <class V>
-[[nodiscard]] scalar_t<V> heading_order(span<const V> velocities) noexcept {
+template <class Velocities, class V = detail::element_of<Velocities>>
+[[nodiscard]] scalar_t<V> heading_order(const Velocities& velocities) noexcept {
     using S = scalar_t<V>;
     V sum = boids::zero<V>();
     double speed = 0;
-    for (const V& v : velocities) {
+    for (std::size_t i = 0; i < velocities.size(); ++i) {
+        const V& v = velocities[i];
         if (!boids::is_finite(v)) continue;
         sum = boids::add(sum, v);
         speed += static_cast<double>(boids::length(v));
@@ -50,12 +75,13 @@ template <class V>
     return static_cast<S>(static_cast<double>(boids::length(sum)) / speed);
 }
 
-template <class V>
-[[nodiscard]] scalar_t<V> polarization(span<const V> velocities) noexcept {
+template <class Velocities, class V = detail::element_of<Velocities>>
+[[nodiscard]] scalar_t<V> polarization(const Velocities& velocities) noexcept {
     using S = scalar_t<V>;
     V sum = boids::zero<V>();
     std::size_t count = 0;
-    for (const V& v : velocities) {
+    for (std::size_t i = 0; i < velocities.size(); ++i) {
+        const V& v = velocities[i];
         if (!boids::is_finite(v) || boids::is_zero(v)) continue;
         sum = boids::add(sum, boids::normalized_or_zero(v));
         ++count;

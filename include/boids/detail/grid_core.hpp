@@ -15,6 +15,7 @@
 #include "../neighbors/query.hpp"
 #include "../neighbors/world.hpp"
 #include "../random.hpp"
+#include "../strided.hpp"
 #include "block_distances.hpp"
 #include "keep_within.hpp"
 #include "pack.hpp"
@@ -112,6 +113,14 @@ public:
                 }
         }
         prepare_nearest(fill_slots(positions, 0, n));  // every position in the box? (the by-distance query needs it in a torus)
+    }
+
+    // Positions that are members of your own structs (strided.hpp): gathered into
+    // the grid's own array first (no allocation once it has the flock's size).
+    void build(strided_span<const V> positions) {
+        gathered_.resize(positions.size());
+        for (std::size_t i = 0; i < positions.size(); ++i) gathered_[i] = positions[i];
+        build(span<const V>(gathered_.data(), gathered_.size()));
     }
 
     // The same index, built by `tasks` tasks of `executor` (see executor.hpp): each
@@ -1243,6 +1252,7 @@ private:
     std::vector<scalar> task_max_abs_;
     std::vector<unsigned char> task_inside_;  // per task of the parallel build: its boids all lie in the box
     std::vector<scalar> spos_;
+    std::vector<V> gathered_;  // build(strided_span)'s copy of the positions
     bool inside_ = true;       // every position of this build lies in [0, size) on every axis
     bool near_ready_ = false;  // the by-distance k-nearest query suits this build
     bool avx_ = avx_at_run_time();  // the k-nearest selection's AVX build runs here

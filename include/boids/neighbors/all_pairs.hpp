@@ -1,6 +1,7 @@
 // boids/neighbors/all_pairs.hpp - brute-force neighbour search: O(N) per query,
 // nothing to build. Exact, and the fastest choice for small flocks.
 #pragma once
+#include "../strided.hpp"
 #include "query.hpp"
 #include "world.hpp"
 
@@ -16,8 +17,10 @@ public:
     all_pairs() = default;
     explicit all_pairs(const world_for<V>& w) noexcept : world_(w) {}
 
-    // Remembers the positions (not copied: keep them alive and unchanged while querying).
+    // Remembers the positions (not copied: keep them alive and unchanged while querying),
+    // contiguous or members of your own structs (strided.hpp).
     void build(span<const V> positions) noexcept { positions_ = positions; }
+    void build(strided_span<const V> positions) noexcept { positions_ = positions; }
     [[nodiscard]] std::size_t size() const noexcept { return positions_.size(); }
     [[nodiscard]] const world_for<V>& world() const noexcept { return world_; }
 
@@ -53,7 +56,7 @@ public:
 
 private:
     world_for<V> world_{};
-    span<const V> positions_{};
+    strided_span<const V> positions_{};
 };
 
 } // namespace boids

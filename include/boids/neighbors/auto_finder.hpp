@@ -24,6 +24,11 @@ public:
         if (use_grid_) grid_.build(positions);
         else pairs_.build(positions);
     }
+    void build(strided_span<const V> positions) {
+        use_grid_ = positions.size() >= crossover_;
+        if (use_grid_) grid_.build(positions);
+        else pairs_.build(positions);
+    }
     [[nodiscard]] bool using_grid() const noexcept { return use_grid_; }
     // Chooses the finder for a flock of n boids and calls f(chosen) with it (an
     // all_pairs<V>& or a uniform_grid<V>&), for code with a path of its own for each:
