@@ -111,6 +111,83 @@ void step_counters(benchmark::State& state, const std::string& scene, F& finder,
     state.counters["candidates_per_boid"] = known->second.second;
 }
 
+// The open step on the standard 2D scene (one thread), each variant against the
+// ready-made step in the same run:
+//   blend     the three rules written as a blend of your own over the summary
+//             (separation_rule, alignment_rule, cohesion_rule in make_weighted_blend)
+//   custom    those, a seek toward a moving point (weight 0.1) and flight from 4 predators
+//   entities  the ready-made step over members of a 32-byte struct (strided_span)
+enum class open_variant { blend, custom, entities };
+struct bench_entity {
+    int id;
+    float hp;
+    f2 pos, vel;
+    float extra[2];
+};
+void bm_open_step(benchmark::State& state, open_variant variant) {
+    using V = f2;
+    using S = float;
+    const auto n = static_cast<std::size_t>(state.range(0));
+    const auto cfg = standard_scene<V>(n);
+    const auto lim = cfg.limits;
+    std::vector<V> p, v;
+    scatter(n, cfg, p, v);
+    const std::vector<V> p0 = p, v0 = v;
+    std::vector<bench_entity> ents(n);
+    static_assert(sizeof(bench_entity) >= 32, "the issue's stride: 32 bytes or more");
+    auto reset = [&] {
+        p = p0;
+        v = v0;
+        for (std::size_t i = 0; i < n; ++i) ents[i] = bench_entity{static_cast<int>(i), 1.f, p0[i], v0[i], {0.f, 0.f}};
+    };
+    reset();
+    const auto rules = boids::make_weighted_blend(lim.max_force, boids::weight(S(1), boids::separation_rule<V>{cfg.separate, lim}),
+                                                  boids::weight(S(1), boids::alignment_rule<V>{cfg.align, lim}),
+                                                  boids::weight(S(1), boids::cohesion_rule<V>{cfg.cohere, lim}));
+    const S side = cfg.world.size[0];
+    V goal{side * S(0.5), side * S(0.5)};
+    V predators[4] = {{side * S(0.25), side * S(0.25)}, {side * S(0.75), side * S(0.25)}, {side * S(0.25), side * S(0.75)}, {side * S(0.75), side * S(0.75)}};
+    auto custom = [&](const boids::boid_view<V>& b, const boids::neighborhood_summary<V>& sm) {
+        V a = rules(b, sm);
+        a = boids::add_scaled(a, boids::seek<V>{goal, lim}(b.position, b.velocity), S(0.1));
+        for (const V& hawk : predators) {
+            const V away = boids::offset(cfg.world, hawk, b.position);
+            a = boids::add_scaled(a, boids::flee<V>{boids::zero<V>(), S(4), lim, boids::flee_outside::ignore}(away, b.velocity), S(1));
+        }
+        return boids::clamp_magnitude(a, lim.max_force);
+    };
+    boids::uniform_grid<V> grid(cfg.world, cfg.view_radius);
+    boids::flock_workspace<V> ws;
+    const S dt = S(0.1);
+    const auto pos = boids::members(ents, &bench_entity::pos);
+    const auto vel = boids::members(ents, &bench_entity::vel);
+    auto step = [&] {
+        switch (variant) {
+        case open_variant::blend: boids::flock_step(p, v, cfg, grid, ws, dt, rules); break;
+        case open_variant::custom: boids::flock_step(p, v, cfg, grid, ws, dt, custom); break;
+        case open_variant::entities: boids::flock_step(pos, vel, cfg, grid, ws, dt); break;
+        }
+    };
+    step();  // sizes the grid and the workspace: untimed, as in bm_step
+    reset();
+    std::size_t since_reset = 0, steps = 0;
+    for (auto _ : state) {
+        if (++since_reset == 10) {
+            state.PauseTiming();
+            reset();
+            since_reset = 0;
+            state.ResumeTiming();
+        }
+        goal = V{side * S(0.5) + S(3) * std::cos(S(0.01) * S(steps)), goal.y};
+        for (V& hawk : predators) hawk.x = std::fmod(hawk.x + S(0.1), side);
+        ++steps;
+        step();
+    }
+    state.counters["ns_per_boid"] = benchmark::Counter(double(n) * 1e-9,
+                                                       benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+    state.counters["fused_kernel"] = ws.report.path == boids::flock_path::fused_kernel ? 1 : 0;
+}
+
 // Every boid's neighbours, the index rebuilt each time. by_cell (grids): the queries
 // walk the grid's cell order, as a step does, so neighbouring queries share their
 // cells in cache; topological ones then go through the batch query.
@@ -369,6 +446,16 @@ void register_all() {
                 for (long t : {1L, 2L}) b->Args({n, t});
             b->ArgNames({"", "threads"})->Unit(benchmark::kMicrosecond)->UseRealTime();
         }
+    }
+    for (auto variant : {open_variant::blend, open_variant::custom, open_variant::entities}) {
+        const char* name = variant == open_variant::blend ? "step/standard2d_blend/grid"
+                           : variant == open_variant::custom ? "step/standard2d_custom/grid" : "step/standard2d_entities/grid";
+        auto* b = benchmark::RegisterBenchmark(name, [=](benchmark::State& s) { bm_open_step(s, variant); });
+        for (long n : {10000L, 100000L}) {
+            if (variant == open_variant::entities && n > 10000) continue;
+            b->Args({n, 1});
+        }
+        b->ArgNames({"", "threads"})->Unit(benchmark::kMicrosecond)->UseRealTime();
     }
     for (finder_kind k : {all_pairs_k, grid_k, auto_k}) {
         const std::string fk = k == all_pairs_k ? "all_pairs" : (k == grid_k ? "grid" : "auto");

@@ -362,6 +362,35 @@ void finish_waiting_boids(bool avx, finish_batch<scalar_t<V>, dimension_v<V>>& b
     batch.size = 0;
 }
 
+// A blend of the user's over a batch: the boids waiting in `batch` (their own state,
+// with their summaries and indices beside it) are asked of the blend one after
+// another, which lets the processor overlap them, and moved pack-wide; a lane marked
+// for a rarer branch of the move is redone by move_boid. done(slot, p, v) as above.
+template <class V, class Blend, class Done>
+void move_waiting_boids(bool avx, finish_batch<scalar_t<V>, dimension_v<V>>& batch, const neighborhood_summary<V>* summaries,
+                        const std::size_t* index, const Blend& blend, const flock_config<V>& cfg, scalar_t<V> dt,
+                        Done&& done) {
+    constexpr std::size_t D = dimension_v<V>;
+    for (std::size_t k = 0; k < batch.size; ++k) {
+        const V p = boids::generate<V>([&](std::size_t d) { return batch.p[d][k]; });
+        const V v = boids::generate<V>([&](std::size_t d) { return batch.v[d][k]; });
+        const V a = blend_at(blend, index[k], p, v, summaries[k]);
+        for (std::size_t d = 0; d < D; ++d) batch.accel[d][k] = boids::get(a, d);
+    }
+    finish_batch_lanes<true>(avx, batch, cfg, dt);
+    for (std::size_t k = 0; k < batch.size; ++k) {
+        V p = boids::generate<V>([&](std::size_t d) { return batch.new_p[d][k]; });
+        V v = boids::generate<V>([&](std::size_t d) { return batch.new_v[d][k]; });
+        if (batch.redo[k]) {
+            p = boids::generate<V>([&](std::size_t d) { return batch.p[d][k]; });
+            v = boids::generate<V>([&](std::size_t d) { return batch.v[d][k]; });
+            move_boid(p, v, boids::generate<V>([&](std::size_t d) { return batch.accel[d][k]; }), dt, cfg);
+        }
+        done(batch.slot[k], p, v);
+    }
+    batch.size = 0;
+}
+
 // The fused metric step over a dense grid: gathers velocities into cell order, then,
 // cell by cell, copies the cell's candidates into a block, computes each of its
 // boids' sums over it (flock_kernel.hpp) and moves the boid at once, into the
@@ -441,12 +470,17 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
         q.sep_r2 = cfg.separate.radius * cfg.separate.radius;
         // Boids whose sums are known wait here for their last stage, done pack-wide.
         finish_batch<S, D> batch{};  // zeros: the lanes past its size compute on finite leftovers
-        const bool batched = is_ready_made_blend<Blend>::value && batch_finish_supported(cfg);
+        constexpr bool ready_made = is_ready_made_blend<Blend>::value;
+        const bool batched = ready_made && batch_finish_supported(cfg);
         std::size_t off_kernel = 0;
+        // A blend of the user's: its boids wait with their summaries, then are asked
+        // and moved together (move_waiting_boids).
+        neighborhood_summary<V> waiting[ready_made ? 1 : finish_batch<S, D>::capacity];
+        std::size_t waiting_index[ready_made ? 1 : finish_batch<S, D>::capacity];
         auto finish_waiting = [&] {
-            finish_waiting_boids(avx, batch, cfg, dt, [&](std::size_t slot, const V& p, const V& v) {
-                ws.finished_states[slot] = {p, v};
-            });
+            auto store = [&](std::size_t slot, const V& p, const V& v) { ws.finished_states[slot] = {p, v}; };
+            if constexpr (ready_made) finish_waiting_boids(avx, batch, cfg, dt, store);
+            else move_waiting_boids(avx, batch, waiting, waiting_index, blend, cfg, dt, store);
         };
         std::size_t cell_end = b;  // the block holds the candidates of slots up to here
         bool filled = false;
@@ -514,6 +548,16 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
                 if (batch.add(s, sums.count, p_i, v_i, to_vector<V>(sums.push), to_vector<V>(sums.offset),
                               to_vector<V>(sums.velocity)))
                     finish_waiting();
+                continue;
+            } else if constexpr (!ready_made) {
+                neighborhood_summary<V>& summary = waiting[batch.size];
+                summary = neighborhood_summary<V>{};
+                summary.count = sums.count;
+                summary.offset_sum = to_vector<V>(sums.offset);
+                summary.velocity_sum = to_vector<V>(sums.velocity);
+                summary.push = to_vector<V>(sums.push);
+                waiting_index[batch.size] = i;
+                if (batch.add_state(s, p_i, v_i)) finish_waiting();
                 continue;
             } else {
                 neighborhood_summary<V> summary;

@@ -30,9 +30,24 @@ struct finish_batch {
     std::size_t slot[capacity];
     S count[stride];
     S p[D][stride], v[D][stride], push[D][stride], offset[D][stride], velocity[D][stride];
+    // Or, for a blend of the user's, each boid's acceleration (given, not computed).
+    S accel[D][stride];
     // Out: the new state, and the lanes to redo with the per-boid functions.
     S new_p[D][stride], new_v[D][stride];
     bool redo[stride];
+
+    // Queues the boid in slot `at` with only its own state (its acceleration is
+    // given later, in accel). True when the batch is now full.
+    template <class Vec>
+    bool add_state(std::size_t at, const Vec& own_p, const Vec& own_v) noexcept {
+        const std::size_t k = size++;
+        slot[k] = at;
+        for (std::size_t d = 0; d < D; ++d) {
+            p[d][k] = boids::get(own_p, d);
+            v[d][k] = boids::get(own_v, d);
+        }
+        return size == capacity;
+    }
 
     // Queues the boid in slot `at`: its neighbour count, its own state and its sums
     // (vectors of the user's type). True when the batch is now full.
@@ -86,19 +101,21 @@ template <class Config>
 #endif
 
 // The last stage of lanes [0, b.size): new_p, new_v and redo. `avx`: take the AVX
-// build (avx_at_run_time()); it changes speed only.
-template <class S, std::size_t D, class Config>
+// build (avx_at_run_time()); it changes speed only. Given: the accelerations are in
+// b.accel (a blend of the user's), so only the move is done.
+template <bool Given = false, class S, std::size_t D, class Config>
 void finish_batch_lanes(bool avx, finish_batch<S, D>& b, const Config& cfg, S dt) noexcept {
 #if BOIDS_DETAIL_AVX_DISPATCH
     if (avx) {
-        finish_batch_lanes_avx(b, cfg, dt);
+        finish_batch_lanes_avx<Given>(b, cfg, dt);
         return;
     }
 #else
     (void)avx;
 #endif
-    finish_batch_lanes_of_width(b, cfg, dt);
+    finish_batch_lanes_of_width<Given>(b, cfg, dt);
 }
+
 
 } // namespace detail
 } // namespace boids

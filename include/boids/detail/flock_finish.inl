@@ -6,8 +6,9 @@
 // BOIDS_DETAIL_FINISH_SPEC says how it is built, BOIDS_DETAIL_FINISH_PACK names its packs)
 
 // The last stage of lanes [0, b.size): new_p, new_v and redo. Lanes past the size
-// hold leftovers and compute garbage that nobody reads.
-template <class S, std::size_t D, class Config>
+// hold leftovers and compute garbage that nobody reads. Given: the accelerations are
+// given (b.accel, a blend of the user's, already finite): only the move is done here.
+template <bool Given, class S, std::size_t D, class Config>
 BOIDS_DETAIL_FINISH_SPEC void BOIDS_DETAIL_FINISH(finish_batch<S, D>& b, const Config& cfg, S dt) noexcept {
     using P = BOIDS_DETAIL_FINISH_PACK;
     using F = typename P::f;
@@ -37,10 +38,16 @@ BOIDS_DETAIL_FINISH_SPEC void BOIDS_DETAIL_FINISH(finish_batch<S, D>& b, const C
             v[d] = P::load(b.v[d] + at);
             sum[d] = zero;
         }
+        M redo = P::but_not(P::all(), P::all());
+        F a[D];
+        M finite = P::all();
+        if constexpr (Given) {
+            BOIDS_DETAIL_UNROLL
+            for (std::size_t d = 0; d < D; ++d) a[d] = P::load(b.accel[d] + at);
+        } else {
         const F count = P::load(b.count + at);
         const M some = count > zero;
         const F per = one / P::select(some, count, one);  // S(1) / count
-        M redo = P::but_not(P::all(), P::all());
         // flock_acceleration_from_sums: sum + rule * weight, rule by rule
         // (separation, alignment, cohesion).
         BOIDS_DETAIL_UNROLL
@@ -102,13 +109,12 @@ BOIDS_DETAIL_FINISH_SPEC void BOIDS_DETAIL_FINISH(finish_batch<S, D>& b, const C
         const M normal = P::both(l2 >= smallest, l2 <= biggest);
         redo = P::either(redo, P::but_not(P::all(), P::either(as_is, normal)));
         const F shrink = one / P::sqrt(P::select(normal, l2, one));
-        F a[D];
-        M finite = P::all();
         BOIDS_DETAIL_UNROLL
         for (std::size_t d = 0; d < D; ++d) {
             a[d] = P::select(as_is, sum[d], sum[d] * shrink * max_force);
             finite = P::both(finite, a[d] - a[d] == zero);
         }
+        }  // the rules
         // integrate: the velocity, its speed band, then the position.
         F v1[D];
         M still = P::all();
