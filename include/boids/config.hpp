@@ -19,6 +19,15 @@
 #  endif
 #endif
 
+// Small vector functions that steering calls in every blend, inlined into it where
+// the compiler would otherwise call them: their divisions and square roots then
+// overlap with the caller's work.
+#if defined(__GNUC__) || defined(__clang__)
+#  define BOIDS_DETAIL_HOT inline __attribute__((always_inline))
+#else
+#  define BOIDS_DETAIL_HOT inline
+#endif
+
 namespace boids {
 
 // The result of validating a parameter block up front: which field is wrong and

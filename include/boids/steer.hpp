@@ -43,8 +43,8 @@ template <class V>
 // not > 0 (an assert where asserts are on) acts as its limit toward zero: the whole
 // max_force toward the desired velocity, never an infinite or NaN acceleration.
 template <class V>
-[[nodiscard]] V steer_toward(const V& desired, const V& velocity, scalar_t<V> reaction_time,
-                             scalar_t<V> max_force) noexcept {
+[[nodiscard]] BOIDS_DETAIL_HOT V steer_toward(const V& desired, const V& velocity, scalar_t<V> reaction_time,
+                                              scalar_t<V> max_force) noexcept {
     BOIDS_ASSERT(reaction_time > 0, "steer_toward: reaction_time must be > 0");
     if (!(reaction_time > 0))
         return boids::clamp_magnitude(boids::scale(boids::normalized_or_zero(boids::sub(desired, velocity)), max_force),
@@ -54,8 +54,8 @@ template <class V>
 }
 
 template <class V>
-[[nodiscard]] V steer_toward(const V& desired, const V& velocity,
-                             const steering_limits<scalar_t<V>>& limits) noexcept {
+[[nodiscard]] BOIDS_DETAIL_HOT V steer_toward(const V& desired, const V& velocity,
+                                              const steering_limits<scalar_t<V>>& limits) noexcept {
     return boids::steer_toward(desired, velocity, limits.reaction_time, limits.max_force);
 }
 

@@ -211,7 +211,7 @@ template <class V>
 
 // a / |a|, or the zero vector when a is zero (or not finite). Never NaN for finite a.
 template <class V>
-[[nodiscard]] V normalized_or_zero(const V& a) noexcept {
+[[nodiscard]] BOIDS_DETAIL_HOT V normalized_or_zero(const V& a) noexcept {
     using S = scalar_t<V>;
     const S l2 = boids::length_squared(a);
     if (detail::normal_range(l2)) return boids::scale(a, S(1) / std::sqrt(l2));
@@ -225,7 +225,7 @@ template <class V>
 // negative or NaN max_length (an assert where asserts are on) gives zero, never a
 // vector turned round.
 template <class V>
-[[nodiscard]] V clamp_magnitude(const V& a, scalar_t<V> max_length) noexcept {
+[[nodiscard]] BOIDS_DETAIL_HOT V clamp_magnitude(const V& a, scalar_t<V> max_length) noexcept {
     BOIDS_ASSERT(max_length >= 0, "clamp_magnitude: max_length must be >= 0");
     using S = scalar_t<V>;
     if (!(max_length >= S(0))) return boids::zero<V>();
@@ -241,8 +241,8 @@ template <class V>
 // a with its length moved into [min_length, max_length]. A zero vector has no
 // direction and stays zero: callers that need one (integrate's speed band) pick it.
 template <class V>
-[[nodiscard]] V clamp_magnitude(const V& a, scalar_t<V> min_length,
-                                scalar_t<V> max_length) noexcept {
+[[nodiscard]] BOIDS_DETAIL_HOT V clamp_magnitude(const V& a, scalar_t<V> min_length,
+                                                 scalar_t<V> max_length) noexcept {
     BOIDS_ASSERT(min_length >= 0 && min_length <= max_length,
                  "clamp_magnitude: need 0 <= min_length <= max_length");
     using S = scalar_t<V>;
