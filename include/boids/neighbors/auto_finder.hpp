@@ -13,7 +13,7 @@ class auto_finder {
 public:
     using scalar = scalar_t<V>;
     static constexpr std::size_t dim = dimension_v<V>;
-    static constexpr std::size_t default_crossover = 32;  // measured crossing: 30 to 50 boids (docs/performance.md, session 14)
+    static constexpr std::size_t default_crossover = 32;  // measured crossing: 30 to 50 boids (docs/performance.md)
 
     auto_finder() = default;
     auto_finder(const world_for<V>& w, scalar cell_size, std::size_t crossover = default_crossover)
