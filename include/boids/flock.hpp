@@ -232,22 +232,21 @@ struct separation_rule {
         return rule.finish(s.push, s.coincident_push, s.coincident > 0, b.velocity, limits);
     }
 };
-template <class V>
-struct alignment_rule {
-    alignment<V> rule;
+namespace detail {
+// A rule that reads one of the summary's sums with the count (alignment, cohesion).
+template <class V, class Rule, V neighborhood_summary<V>::*Sum>
+struct summed_rule {
+    Rule rule;
     steering_limits<scalar_t<V>> limits;
     [[nodiscard]] V operator()(const boid_view<V>& b, const neighborhood_summary<V>& s) const noexcept {
-        return rule.finish(s.velocity_sum, s.count, b.velocity, limits);
+        return rule.finish(s.*Sum, s.count, b.velocity, limits);
     }
 };
+} // namespace detail
 template <class V>
-struct cohesion_rule {
-    cohesion<V> rule;
-    steering_limits<scalar_t<V>> limits;
-    [[nodiscard]] V operator()(const boid_view<V>& b, const neighborhood_summary<V>& s) const noexcept {
-        return rule.finish(s.offset_sum, s.count, b.velocity, limits);
-    }
-};
+using alignment_rule = detail::summed_rule<V, alignment<V>, &neighborhood_summary<V>::velocity_sum>;
+template <class V>
+using cohesion_rule = detail::summed_rule<V, cohesion<V>, &neighborhood_summary<V>::offset_sum>;
 
 // The acceleration of boid i from the neighbours found for it, summed in the
 // order given. Boids whose own state is not finite get none.
