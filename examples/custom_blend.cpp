@@ -39,7 +39,7 @@ int main() {
     const boids::avoid_obstacles<vec> avoid{boids::span<const boids::sphere<vec>>(rocks.data(), rocks.size()), 4.f, lim};
 
     auto blend = [&](const boids::boid_view<vec>& b, const boids::neighborhood_summary<vec>& s) {
-        const int kind = species[b.index];
+        const std::size_t kind = species[b.index];
         vec a = separate(b, s) * 1.8f + align(b, s) * 1.0f + cohere(b, s) * cohesion_weight[kind];
         a += boids::seek<vec>{goal, lim}(b.position, b.velocity) * goal_weight[kind];
         for (const vec& hawk : predators) {  // flee every predator within 150 px, across the torus's edge too
