@@ -171,3 +171,40 @@ TEST_CASE("a blend's answer that is not finite counts as zero", "[summary][contr
     for (std::size_t i = 0; i < p.size(); ++i) finite = finite && boids::is_finite(p[i]) && boids::is_finite(v[i]);
     CHECK(finite);
 }
+
+TEST_CASE("the summary's nearest neighbour, on the kernel and on the per-boid path", "[summary]") {
+    using V = lab::vec2;
+    auto cfg = boids::lesson::config<V>();
+    cfg.view_angle = 360;
+    cfg.world.kind = boids::edges::toroidal;
+    cfg.world.size = {3000, 1800};  // sparse: about one boid in four alone
+    SECTION("metric: the fused kernel") {}
+    SECTION("topological: the per-boid path") {
+        cfg.neighbors = boids::neighborhood_kind::topological;
+        cfg.k = 5;
+    }
+    std::vector<V> p, v;
+    boids::lesson::scatter(8, cfg, p, v, 600);
+    std::vector<double> seen(p.size(), -1);
+    auto record = [&](const boids::boid_view<V>& b, const boids::neighborhood_summary<V>& s) {
+        seen[b.index] = s.nearest_distance_squared;
+        return boids::zero<V>();
+    };
+    boids::uniform_grid<V> grid(cfg.world, cfg.view_radius);
+    boids::flock_workspace<V> ws;
+    const auto p0 = p;
+    boids::flock_step(p, v, cfg, grid, ws, 1.0 / 60, record);
+    boids::all_pairs<V> ref(cfg.world);
+    ref.build(boids::span<const V>(p0));
+    std::size_t with = 0, without = 0;
+    bool all = true;
+    for (std::size_t i = 0; i < p0.size(); ++i) {
+        double best = std::numeric_limits<double>::infinity();
+        ref.for_each_within(i, cfg.view_radius, [&](const auto& n) { best = std::min(best, n.distance_squared); });
+        all = all && seen[i] == best;
+        (std::isinf(best) ? without : with) += 1;
+    }
+    CHECK(all);
+    CHECK(with > 100);
+    CHECK(without > 50);  // boids alone: infinity
+}

@@ -203,6 +203,7 @@ template <class V>
         s.velocity_sum = boids::add(s.velocity_sum, velocities[n.index]);
         sep.add(i, n, s.push, s.coincident_push, any_coincident);
         if (n.distance_squared == scalar_t<V>(0) && n.distance_squared < sep_r2) ++s.coincident;
+        if (n.distance_squared < s.nearest_distance_squared) s.nearest_distance_squared = n.distance_squared;
     }
     s.count = nbrs.size();
     return s;
@@ -512,8 +513,9 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
                 // One instantiation per case, so each inner loop is free of these branches.
                 auto with = [&](auto wrap) {
                     constexpr wrap_mode W = decltype(wrap)::value;
-                    if (use_cone) linear ? block_sums<W, true, true>(avx, q, block, sums) : block_sums<W, true, false>(avx, q, block, sums);
-                    else linear ? block_sums<W, false, true>(avx, q, block, sums) : block_sums<W, false, false>(avx, q, block, sums);
+                    constexpr bool N = !ready_made;  // the nearest distance, for a blend of the user's
+                    if (use_cone) linear ? block_sums<W, true, true, N>(avx, q, block, sums) : block_sums<W, true, false, N>(avx, q, block, sums);
+                    else linear ? block_sums<W, false, true, N>(avx, q, block, sums) : block_sums<W, false, false, N>(avx, q, block, sums);
                 };
                 auto run = [&] {
                     if (per_lane) with(std::integral_constant<wrap_mode, wrap_mode::per_lane>{});
@@ -555,6 +557,7 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
                 summary.offset_sum = to_vector<V>(sums.offset);
                 summary.velocity_sum = to_vector<V>(sums.velocity);
                 summary.push = to_vector<V>(sums.push);
+                summary.nearest_distance_squared = sums.nearest_squared;
                 waiting_index[batch.size] = i;
                 if (batch.add_state(s, p_i, v_i)) finish_waiting();
                 continue;
@@ -564,6 +567,7 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
                 summary.offset_sum = to_vector<V>(sums.offset);
                 summary.velocity_sum = to_vector<V>(sums.velocity);
                 summary.push = to_vector<V>(sums.push);
+                summary.nearest_distance_squared = sums.nearest_squared;
                 a = blend_at(blend, i, p_i, v_i, summary);
             }
             // Move (as flock_step's move pass would): p_i and v_i are boid i's state, bit for bit.

@@ -8,6 +8,7 @@
 // use the summary, any behaviour of the library, and any state you keep by index.
 #pragma once
 #include <cstddef>
+#include <limits>
 #include "vector.hpp"
 
 namespace boids {
@@ -32,6 +33,8 @@ struct neighborhood_summary {
                                 // closer than the separation radius (and apart): sum of w(d) * offset
     V coincident_push = boids::zero<V>();      // sum of the seeded unit directions away from neighbours on the very spot
     std::size_t coincident = 0; // how many of those there are (within the separation radius)
+    S nearest_distance_squared = std::numeric_limits<S>::infinity();  // to the nearest neighbour
+                                // (0: one on the very spot; infinity: none)
 
     [[nodiscard]] V mean_offset() const noexcept {
         return count == 0 ? boids::zero<V>() : boids::scale(offset_sum, S(1) / static_cast<S>(count));

@@ -20,7 +20,9 @@
 // boid on exactly the same spot would be. Lanes at distance 0 are left out of the
 // sums and counted (the boid itself included); more than one sends the caller to
 // the exact general path, which handles coincident boids.
-template <wrap_mode Wrap, bool Cone, bool Linear, std::size_t Bytes, class S, std::size_t D>
+// Nearest: also find the nearest neighbour's squared distance (a blend of the user's
+// may read it; the ready-made blend does not, and skips the cost).
+template <wrap_mode Wrap, bool Cone, bool Linear, bool Nearest, std::size_t Bytes, class S, std::size_t D>
 BOIDS_DETAIL_BLOCK_SUMS_SPEC void BOIDS_DETAIL_BLOCK_SUMS(const kernel_query<S, D>& q, const candidate_block<S, D>& block,
                                           neighborhood_sums<S, D>& out) noexcept {
     using P = BOIDS_DETAIL_BLOCK_PACK<S, Bytes>;
@@ -35,10 +37,12 @@ BOIDS_DETAIL_BLOCK_SUMS_SPEC void BOIDS_DETAIL_BLOCK_SUMS(const kernel_query<S, 
     const S zero_weight = S(block_capacity_limit + 1);
     BOIDS_ASSERT(block.size <= block_capacity_limit, "block_sums: more candidates than the count can tell from zero_weight");
     const F at_zero_weight = P::splat(zero_weight);
-    F counts[R], offset[R][D], velocity[R][D], push[R][D];
+    F counts[R], offset[R][D], velocity[R][D], push[R][D], nearest[R];
+    const F far = P::splat(std::numeric_limits<S>::infinity());
     BOIDS_DETAIL_UNROLL
     for (std::size_t r = 0; r < R; ++r) {
         counts[r] = zero;
+        nearest[r] = far;
         BOIDS_DETAIL_UNROLL
         for (std::size_t d = 0; d < D; ++d) offset[r][d] = velocity[r][d] = push[r][d] = zero;
     }
@@ -110,6 +114,8 @@ BOIDS_DETAIL_BLOCK_SUMS_SPEC void BOIDS_DETAIL_BLOCK_SUMS(const kernel_query<S, 
         }
         w = P::keep(P::both(m, d2 < sep_r2), w);
         counts[r] = counts[r] + P::keep(in, P::select(apart, one, at_zero_weight));
+        if constexpr (Nearest)  // a minimum: the same whatever the order
+            nearest[r] = P::select(P::both(m, d2 < nearest[r]), d2, nearest[r]);
         if constexpr (velocities_after) kept[packs++] = m;
         BOIDS_DETAIL_UNROLL
         for (std::size_t d = 0; d < D; ++d) {
@@ -144,6 +150,7 @@ BOIDS_DETAIL_BLOCK_SUMS_SPEC void BOIDS_DETAIL_BLOCK_SUMS(const kernel_query<S, 
         BOIDS_DETAIL_UNROLL
         for (std::size_t r = 0; r < width; ++r) {
             counts[r] = counts[r] + counts[r + width];
+            if constexpr (Nearest) nearest[r] = P::select(nearest[r + width] < nearest[r], nearest[r + width], nearest[r]);
             BOIDS_DETAIL_UNROLL
             for (std::size_t d = 0; d < D; ++d) {
                 offset[r][d] = offset[r][d] + offset[r + width][d];
@@ -167,6 +174,13 @@ BOIDS_DETAIL_BLOCK_SUMS_SPEC void BOIDS_DETAIL_BLOCK_SUMS(const kernel_query<S, 
     const std::size_t zeros = both / static_cast<std::size_t>(zero_weight);
     out.count = both % static_cast<std::size_t>(zero_weight);
     out.coincident = zeros > 0 ? zeros - 1 : 0;  // less the boid itself
+    if constexpr (Nearest) {
+        S near_lanes[P::lanes];
+        P::store(near_lanes, nearest[0]);
+        S near = near_lanes[0];
+        for (std::size_t k = 1; k < P::lanes; ++k) near = near_lanes[k] < near ? near_lanes[k] : near;
+        out.nearest_squared = near;
+    }
     BOIDS_DETAIL_UNROLL
     for (std::size_t d = 0; d < D; ++d) {
         out.offset[d] = total[1 + d];

@@ -49,6 +49,8 @@ struct neighborhood_sums {
     std::array<S, D> offset{};   // sum of offsets (cohesion)
     std::array<S, D> velocity{}; // sum of velocities (alignment)
     std::array<S, D> push{};     // separation push, coincident neighbours excluded
+    S nearest_squared = std::numeric_limits<S>::infinity();  // the nearest neighbour apart (infinity: none;
+                                                              // found only when asked for)
 };
 
 // The candidates of one cell's boids, copied once per cell from the grid's runs
@@ -105,18 +107,18 @@ enum class wrap_mode {
 #  undef BOIDS_DETAIL_BLOCK_PACK
 #endif
 
-template <wrap_mode Wrap, bool Cone, bool Linear, class S, std::size_t D>
+template <wrap_mode Wrap, bool Cone, bool Linear, bool Nearest = false, class S, std::size_t D>
 void block_sums(bool avx, const kernel_query<S, D>& q, const candidate_block<S, D>& block,
                 neighborhood_sums<S, D>& out) noexcept {
 #if BOIDS_DETAIL_AVX_DISPATCH
     if (avx) {
-        block_sums_of_width_avx<Wrap, Cone, Linear, 32>(q, block, out);
+        block_sums_of_width_avx<Wrap, Cone, Linear, Nearest, 32>(q, block, out);
         return;
     }
 #else
     (void)avx;
 #endif
-    block_sums_of_width<Wrap, Cone, Linear, BOIDS_DETAIL_PACK_BYTES>(q, block, out);
+    block_sums_of_width<Wrap, Cone, Linear, Nearest, BOIDS_DETAIL_PACK_BYTES>(q, block, out);
 }
 
 // Fills `block` with the candidates of the boid in `slot` (and of every boid in its
