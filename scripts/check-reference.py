@@ -12,14 +12,14 @@ from pathlib import Path
 
 # struct name -> header (under include/boids/)
 STRUCTS = {
-    "flock_config": "flock.hpp",
+    "flock_config": "flock_config.hpp",
     "steering_limits": "steer.hpp",
     "world": "neighbors/world.hpp",
     "vision_cone": "neighbors/query.hpp",
     "neighbor": "neighbors/query.hpp",
     "neighborhood_summary": "summary.hpp",
     "boid_view": "summary.hpp",
-    "flock_step_report": "flock.hpp",
+    "flock_step_report": "flock_config.hpp",
     "separation": "flocking.hpp",
     "alignment": "flocking.hpp",
     "cohesion": "flocking.hpp",
@@ -45,8 +45,8 @@ STRUCTS = {
     "follow_leader": "behaviors/crowd.hpp",
     "avoid_collisions": "behaviors/crowd.hpp",
     "context_steering": "behaviors/context.hpp",
-    "params": "models/starling.hpp",
-    "copy_rule": "models/starling.hpp",
+    "params": "models/starling_params.hpp",
+    "copy_rule": "models/starling_terms.hpp",
     "banking_flight": "flight.hpp",
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 #include "config.hpp"
 #include "span.hpp"
+#include "strided.hpp"
 #include "vector.hpp"
 #include "steer.hpp"
 #include "blend.hpp"
@@ -25,6 +26,9 @@
 #include "neighbors/cell_order.hpp"
 #include "flocking.hpp"
 #include "executor.hpp"
+#include "summary.hpp"
+#include "flock_config.hpp"
+#include "flock_blend.hpp"
 #include "flock.hpp"
 #include "gauges.hpp"
 #include "models/lesson.hpp"

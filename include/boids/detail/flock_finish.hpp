@@ -3,7 +3,7 @@
 // and the world's edges, one boid a lane.
 //
 // Each lane performs the very operations of flock_acceleration_from_sums and
-// move_boid (flock.hpp), in the same order, so it gives their bits; no lane
+// move_boid (flock_blend.hpp, detail/flock_fused.hpp), in the same order, so it gives their bits; no lane
 // depends on another, so the pack width changes nothing either. The rarer branches
 // of those functions (a length that is zero or not a normal number, a wrap that
 // needs fmod, ...) are not written twice: such a lane is marked, and the caller

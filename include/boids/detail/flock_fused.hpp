@@ -1,0 +1,297 @@
+// boids/detail/flock_fused.hpp - flock_step's machinery: a boid's move, the
+// batched last stage, and the fused metric step over a dense grid.
+#pragma once
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <type_traits>
+#include "../flock_blend.hpp"
+#include "../flock_config.hpp"
+#include "flock_finish.hpp"
+#include "flock_kernel.hpp"
+#include "prefetch.hpp"
+
+namespace boids {
+
+namespace detail {
+// One boid's move: semi-implicit Euler in the speed band, then the world's edges.
+template <class V>
+void move_boid(V& position, V& velocity, const V& acceleration, scalar_t<V> dt, const flock_config<V>& cfg) noexcept {
+    boids::integrate(position, velocity, acceleration, dt, cfg.limits);
+    boids::confine(cfg.world, position, velocity);
+}
+
+template <class F, class = void>
+struct has_contiguous_runs : std::false_type {};
+template <class F>
+struct has_contiguous_runs<F, std::enable_if_t<F::has_contiguous_runs>> : std::true_type {};
+
+template <class Finder>
+std::size_t slot_of(const Finder& finder, std::size_t i) {
+    if constexpr (has_contiguous_runs<Finder>::value) return finder.slot_of(i);
+    else return i;
+}
+
+// Finishes the boids waiting in `batch` (flock_finish.hpp) and hands each one's slot
+// and new state to done(slot, p, v). A lane marked for a rarer branch of the per-boid
+// functions is redone by them.
+template <class V, class Done>
+void finish_waiting_boids(bool avx, finish_batch<scalar_t<V>, dimension_v<V>>& batch, const flock_config<V>& cfg,
+                          scalar_t<V> dt, Done&& done) {
+    using S = scalar_t<V>;
+    constexpr std::size_t D = dimension_v<V>;
+    finish_batch_lanes(avx, batch, cfg, dt);
+    for (std::size_t k = 0; k < batch.size; ++k) {
+        V p = boids::generate<V>([&](std::size_t d) { return batch.new_p[d][k]; });
+        V v = boids::generate<V>([&](std::size_t d) { return batch.new_v[d][k]; });
+        if (batch.redo[k]) {
+            auto lane = [&](const S (&a)[D][finish_batch<S, D>::stride]) {
+                return boids::generate<V>([&](std::size_t d) { return a[d][k]; });
+            };
+            p = lane(batch.p);
+            v = lane(batch.v);
+            const V a = flock_acceleration_from_sums(p, v, static_cast<std::size_t>(batch.count[k]), lane(batch.push),
+                                                     boids::zero<V>(), false, lane(batch.offset), lane(batch.velocity), cfg);
+            move_boid(p, v, a, dt, cfg);
+        }
+        done(batch.slot[k], p, v);
+    }
+    batch.size = 0;
+}
+
+// A blend of the user's over a batch: the boids waiting in `batch` (their own state,
+// with their summaries and indices beside it) are asked of the blend one after
+// another, which lets the processor overlap them, and moved pack-wide; a lane marked
+// for a rarer branch of the move is redone by move_boid. done(slot, p, v) as above.
+template <class V, class Blend, class Done>
+void move_waiting_boids(bool avx, finish_batch<scalar_t<V>, dimension_v<V>>& batch, const neighborhood_summary<V>* summaries,
+                        const std::size_t* index, const Blend& blend, const flock_config<V>& cfg, scalar_t<V> dt,
+                        Done&& done) {
+    constexpr std::size_t D = dimension_v<V>;
+    for (std::size_t k = 0; k < batch.size; ++k) {
+        const V p = boids::generate<V>([&](std::size_t d) { return batch.p[d][k]; });
+        const V v = boids::generate<V>([&](std::size_t d) { return batch.v[d][k]; });
+        const V a = blend_at(blend, index[k], p, v, summaries[k]);
+        for (std::size_t d = 0; d < D; ++d) batch.accel[d][k] = boids::get(a, d);
+    }
+    finish_batch_lanes<true>(avx, batch, cfg, dt);
+    for (std::size_t k = 0; k < batch.size; ++k) {
+        V p = boids::generate<V>([&](std::size_t d) { return batch.new_p[d][k]; });
+        V v = boids::generate<V>([&](std::size_t d) { return batch.new_v[d][k]; });
+        if (batch.redo[k]) {
+            p = boids::generate<V>([&](std::size_t d) { return batch.p[d][k]; });
+            v = boids::generate<V>([&](std::size_t d) { return batch.v[d][k]; });
+            move_boid(p, v, boids::generate<V>([&](std::size_t d) { return batch.accel[d][k]; }), dt, cfg);
+        }
+        done(batch.slot[k], p, v);
+    }
+    batch.size = 0;
+}
+
+// The fused metric step over a dense grid: gathers velocities into cell order, then,
+// cell by cell, copies the cell's candidates into a block, computes each of its
+// boids' sums over it (flock_kernel.hpp) and moves the boid at once, into the
+// workspace by slot; a last pass copies the new states to the caller's arrays. A boid
+// with more neighbours than max_neighbors runs the kernel again within the radius of
+// its nearest ones (heeded_radius_squared); one that follows such a boid is counted
+// from its distances before the kernel runs at all. Every boid sees the old state: the kernel
+// reads only the grid's copies, and the rare boid that takes the general path (boids
+// on one spot, a tie in distance, a crowded boid with a cone) reads the caller's
+// arrays, which are not written until every boid has moved. Returns false (having
+// changed nothing, and saying why) when this step cannot use it: a state that is not
+// finite, a coordinate beyond a quarter of the largest float, or a toroidal position
+// outside the box (keep positions in [0, size), as confine() does).
+template <class V, class Grid, class Blend, class Executor>
+const char* fused_metric_step(span<V> positions, span<V> velocities, const flock_config<V>& cfg, const Grid& grid,
+                              flock_workspace<V>& ws, scalar_t<V> dt, const Blend& blend, std::size_t tasks,
+                              Executor& executor) {
+    const span<const V> pos(positions.data(), positions.size());
+    using S = scalar_t<V>;
+    constexpr std::size_t D = dimension_v<V>;
+    const std::size_t n = pos.size();
+    // Lane indices are floating-point numbers in the kernel: exact below 2^mantissa.
+    if (static_cast<double>(n) >= std::ldexp(1.0, std::numeric_limits<S>::digits - 1))
+        return "more boids than the kernel's lane indices count exactly (2^23 in float)";
+    const bool toroidal = cfg.world.kind == edges::toroidal;
+    const auto order = grid.order();
+    if (ws.sorted_velocities.size() != n * D + Grid::padding) ws.sorted_velocities.assign(n * D + Grid::padding, S(0));
+    if (ws.finished_states.size() != n) ws.finished_states.resize(n);
+    // Every position in the box: found by the grid's build while it sorted (in the
+    // same box: a grid of another world takes the general path).
+    if (toroidal && !(grid.all_in_box() && grid.world().size == cfg.world.size))
+        return "a toroidal position outside the box [0, size) (or a grid over another world)";
+    const S* axes = grid.sorted_axis(0).data();  // positions per axis, n apart, in cell order
+    constexpr std::size_t gather_ahead = 24;  // slots: about a memory latency of this loop
+    executor(tasks, [&](std::size_t t) {  // gather, in parallel: every task checks its slots
+        const std::size_t b = n * t / tasks, e = n * (t + 1) / tasks;
+        bool ok = true;
+        for (std::size_t s = b; s < e; ++s) {
+            if (s + gather_ahead < e) prefetch<prefetch_for::reading>(velocities.data() + order[s + gather_ahead]);
+            const V& v = velocities[order[s]];
+            ok = ok && boids::is_finite(v);
+            for (std::size_t d = 0; d < D; ++d) {
+                const S x = axes[d * n + s];  // positions[order[s]], read in order
+                if (!(std::fabs(x) < position_limit<S>)) ok = false;  // finite, and far from the kernel's sentinels
+                ws.sorted_velocities[d * n + s] = boids::get(v, d);
+            }
+        }
+        ws.task_ok[t] = ok ? 1 : 0;
+    });
+    for (std::size_t t = 0; t < tasks; ++t)
+        if (ws.task_ok[t] == 0) return "a position or velocity that is not finite, or a coordinate beyond a quarter of the largest scalar";
+    const bool cone = cfg.view_angle < S(360);
+    const S cos_half = vision_cone<S, D>::cos_half_of(cfg.view_angle);  // once per step, not per boid
+    const bool linear = cfg.separate.falloff == separation_falloff::linear;
+    auto plan = grid.plan_for(cfg.view_radius);
+    // A grid a few cells across, whose every block would hold the whole flock: one
+    // block of every slot in order, filled once per task (not once per cell), with
+    // the minimum image lane by lane.
+    bool whole = true;
+    for (std::size_t d = 0; d < D; ++d) whole = whole && grid.cells_per_axis()[d] <= 2 * plan.reach + 1;
+    if (whole) plan.scan_all = true;
+    const bool one_image = toroidal && grid.runs_have_one_image(plan);
+    const bool avx = avx_at_run_time();
+    executor(tasks, [&](std::size_t t) {
+        const std::size_t b = n * t / tasks, e = n * (t + 1) / tasks;
+        span<neighbor<S, D>> buf(ws.neighbors.data() + t * ws.capacity, ws.capacity);
+        const S* vels = ws.sorted_velocities.data();
+        const span<const V> old_vel(velocities.data(), n);  // unchanged until every boid has moved
+        candidate_block<S, D> block = ws.block_for(t);
+        kernel_query<S, D> q{};
+        for (std::size_t d = 0; d < D; ++d) {
+            q.size[d] = cfg.world.size[d];
+            q.half[d] = cfg.world.size[d] * S(0.5);
+        }
+        q.r2 = cfg.view_radius * cfg.view_radius;
+        q.sep_radius = cfg.separate.radius;
+        q.sep_r2 = cfg.separate.radius * cfg.separate.radius;
+        // Boids whose sums are known wait here for their last stage, done pack-wide.
+        finish_batch<S, D> batch{};  // zeros: the lanes past its size compute on finite leftovers
+        constexpr bool ready_made = is_ready_made_blend<Blend>::value;
+        const bool batched = ready_made && batch_finish_supported(cfg);
+        std::size_t off_kernel = 0;
+        // A blend of the user's: its boids wait with their summaries, then are asked
+        // and moved together (move_waiting_boids).
+        neighborhood_summary<V> waiting[ready_made ? 1 : finish_batch<S, D>::capacity];
+        std::size_t waiting_index[ready_made ? 1 : finish_batch<S, D>::capacity];
+        auto finish_waiting = [&] {
+            auto store = [&](std::size_t slot, const V& p, const V& v) { ws.finished_states[slot] = {p, v}; };
+            if constexpr (ready_made) finish_waiting_boids(avx, batch, cfg, dt, store);
+            else move_waiting_boids(avx, batch, waiting, waiting_index, blend, cfg, dt, store);
+        };
+        std::size_t cell_end = b;  // the block holds the candidates of slots up to here
+        bool filled = false;
+        // Crowded boids (more neighbours than they heed) come in runs, in cell order.
+        bool last_crowded = false;  // the boid before was crowded
+        const std::size_t heed = cfg.max_neighbors;
+        const bool per_lane = toroidal && !one_image;
+        const bool crowd_on_kernel = heed > 0 && !per_lane;  // and no cone: see below
+        S* const crowd_scratch = ws.crowd_distances.data() + t * ws.crowd_stride;
+        const S full_r2 = q.r2;
+        for (std::size_t s = b; s < e; ++s) {
+            if (s >= cell_end) {
+                cell_end = plan.scan_all ? e : grid.cell_end_of(s);
+                filled = fill_block(grid, plan, one_image, s, axes, vels, n, block);
+            }
+            const std::size_t i = order[s];
+            // This boid's own state from the cell-ordered copies: sequential reads.
+            const V p_i = boids::generate<V>([&](std::size_t d) { return axes[d * n + s]; });
+            const V v_i = boids::generate<V>([&](std::size_t d) { return vels[d * n + s]; });
+            neighborhood_sums<S, D> sums;
+            if (filled) {
+                for (std::size_t d = 0; d < D; ++d) q.p[d] = axes[d * n + s];
+                bool use_cone = false;
+                if (cone) {
+                    const auto vc = vision_cone<S, D>::from(v_i, cfg.view_angle, cos_half);
+                    q.heading = vc.heading;
+                    q.cos_half = vc.cos_half_angle;
+                    use_cone = !vc.all_around;
+                }
+                // One instantiation per case, so each inner loop is free of these branches.
+                auto with = [&](auto wrap) {
+                    constexpr wrap_mode W = decltype(wrap)::value;
+                    constexpr bool N = !ready_made;  // the nearest distance, for a blend of the user's
+                    if (use_cone) linear ? block_sums<W, true, true, N>(avx, q, block, sums) : block_sums<W, true, false, N>(avx, q, block, sums);
+                    else linear ? block_sums<W, false, true, N>(avx, q, block, sums) : block_sums<W, false, false, N>(avx, q, block, sums);
+                };
+                auto run = [&] {
+                    if (per_lane) with(std::integral_constant<wrap_mode, wrap_mode::per_lane>{});
+                    else if (block.shifted) with(std::integral_constant<wrap_mode, wrap_mode::per_shift>{});
+                    else with(std::integral_constant<wrap_mode, wrap_mode::none>{});
+                };
+                if (last_crowded && crowd_on_kernel && !use_cone) {
+                    // Likely crowded too: counted from the distances rather than by a first
+                    // run of the kernel. Not crowded after all: q.r2 comes back as it was.
+                    q.r2 = heeded_radius_squared(avx, block, q, heed, neighbours_unknown, crowd_scratch);
+                    run();
+                    last_crowded = q.r2 < full_r2 || sums.count > heed;
+                    q.r2 = full_r2;
+                } else {
+                    run();
+                    last_crowded = sums.count > heed;
+                    if (last_crowded && crowd_on_kernel && !use_cone && sums.coincident == 0) {
+                        // Crowded: it heeds its max_neighbors nearest, summed by the kernel with
+                        // its radius cut to the last of them (a tie there: the general path below).
+                        q.r2 = heeded_radius_squared(avx, block, q, heed, sums.count, crowd_scratch);
+                        run();
+                        q.r2 = full_r2;
+                    }
+                }
+            }
+            V a;
+            if (!filled || sums.coincident > 0 || sums.count > cfg.max_neighbors) {  // rare: the exact general path
+                ++off_kernel;
+                a = blend_at(blend, i, p_i, v_i, boids::summarize(i, old_vel, find_neighbors(i, grid, old_vel, cfg, buf), cfg.separate));
+            } else if (batched) {
+                if (batch.add(s, sums.count, p_i, v_i, to_vector<V>(sums.push), to_vector<V>(sums.offset),
+                              to_vector<V>(sums.velocity)))
+                    finish_waiting();
+                continue;
+            } else if constexpr (!ready_made) {
+                neighborhood_summary<V>& summary = waiting[batch.size];
+                summary = neighborhood_summary<V>{};
+                summary.count = sums.count;
+                summary.offset_sum = to_vector<V>(sums.offset);
+                summary.velocity_sum = to_vector<V>(sums.velocity);
+                summary.push = to_vector<V>(sums.push);
+                summary.nearest_distance_squared = sums.nearest_squared;
+                waiting_index[batch.size] = i;
+                if (batch.add_state(s, p_i, v_i)) finish_waiting();
+                continue;
+            } else {
+                neighborhood_summary<V> summary;
+                summary.count = sums.count;
+                summary.offset_sum = to_vector<V>(sums.offset);
+                summary.velocity_sum = to_vector<V>(sums.velocity);
+                summary.push = to_vector<V>(sums.push);
+                summary.nearest_distance_squared = sums.nearest_squared;
+                a = blend_at(blend, i, p_i, v_i, summary);
+            }
+            // Move (as flock_step's move pass would): p_i and v_i are boid i's state, bit for bit.
+            V p = p_i, v = v_i;
+            move_boid(p, v, a, dt, cfg);
+            ws.finished_states[s] = {p, v};
+        }
+        finish_waiting();
+        ws.off_kernel[t] = off_kernel;
+    });
+    // The new state goes to the caller's arrays in index order: random reads of the
+    // copies by slot, which overlap, where writing each boid as it moved made random
+    // stores, which beyond the caches wait for their lines one after another.
+    constexpr std::size_t copy_ahead = 16;
+    executor(tasks, [&](std::size_t t) {
+        const std::size_t b = n * t / tasks, e = n * (t + 1) / tasks;
+        for (std::size_t i = b; i < e; ++i) {
+            if (i + copy_ahead < e) {
+                prefetch<prefetch_for::reading>(ws.finished_states.data() + grid.slot_of(i + copy_ahead));
+            }
+            const auto& moved = ws.finished_states[grid.slot_of(i)];
+            positions[i] = moved.position;
+            velocities[i] = moved.velocity;
+        }
+    });
+    return nullptr;
+}
+} // namespace detail
+
+} // namespace boids
