@@ -2,7 +2,7 @@
 // 60 s against the checks, and the same flight on 1 and 2 threads.
 #include "test_support.hpp"
 #include <cstring>
-#include "../examples/lab/starlings.hpp"
+#include "starlings.hpp"
 #include "lab_vector.hpp"
 
 TEST_CASE("starlings for 60 s: 3000 birds stay in band, in the air, near the roost, ordered, apart", "[starling][scene]") {
