@@ -70,17 +70,25 @@ inline std::optional<std::vector<row>> parse_csv(const std::string& text, const 
     return rows;
 }
 
-inline std::optional<std::vector<row>> read_csv(const std::string& path, const std::string& header,
-                                                std::string& error) {
+// The whole file, as bytes; false (error set) when it cannot be opened.
+inline bool read_whole_file(const std::string& path, std::string& contents, std::string& error) {
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         error = "cannot open '" + path + "'";
-        return std::nullopt;
+        return false;
     }
     std::ostringstream ss;
     ss << in.rdbuf();
+    contents = ss.str();
+    return true;
+}
+
+inline std::optional<std::vector<row>> read_csv(const std::string& path, const std::string& header,
+                                                std::string& error) {
+    std::string text;
+    if (!read_whole_file(path, text, error)) return std::nullopt;
     std::string inner;
-    auto rows = parse_csv(ss.str(), header, inner);
+    auto rows = parse_csv(text, header, inner);
     if (!rows) error = path + ": " + inner;
     return rows;
 }

@@ -1,8 +1,6 @@
 // snapshot_file.hpp - boids-lab's --save and --load: a run's state in a file, in the
 // library's snapshot format (boids/snapshot.hpp), written whole or not at all.
 #pragma once
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 #include <boids/snapshot.hpp>
@@ -19,14 +17,11 @@ inline bool write_snapshot(const std::string& path, const std::vector<unsigned c
 }
 
 inline bool read_snapshot(const std::string& path, std::vector<unsigned char>& bytes, std::string& error) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        error = "--load: cannot open '" + path + "'";
+    std::string s;
+    if (!read_whole_file(path, s, error)) {
+        error = "--load: " + error;
         return false;
     }
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    const std::string s = ss.str();
     bytes.assign(s.begin(), s.end());
     return true;
 }

@@ -124,6 +124,11 @@ struct vehicle_result {
     vec2 pos, vel;
 };
 
+// Where a run starts: step 0 at --pos and --vel, wandering from --seed.
+inline vehicle_state start_state(const vehicle_options& o) {
+    return vehicle_state{0, o.pos, o.vel, boids::wander_state<vec2>::seeded(o.seed)};
+}
+
 // One vehicle, stepped up to step `steps` from `state` (or from the start):
 // behaviour, semi-implicit Euler, edges. `on_step(state)` sees every step's state
 // and the point steered for (for --trace and --save-at).
@@ -134,8 +139,7 @@ vehicle_result run_vehicle(const vehicle_options& o, vehicle_state* state, OnSte
     const boids::polyline_path<vec2> path{boids::span<const vec2>(o.path), o.path_radius, false};
     const boids::span<const boids::sphere<vec2>> rocks(o.obstacles);
     const boids::wander<vec2> wander{40, 80, 3, limits};
-    vehicle_state start{0, o.pos, o.vel, boids::wander_state<vec2>::seeded(o.seed)};
-    if (state != nullptr) start = *state;
+    const vehicle_state start = state != nullptr ? *state : start_state(o);
     auto wandering = start.wandering;
     const vec2 lo{o.bounds[0], o.bounds[1]}, hi{o.bounds[2], o.bounds[3]};
     vec2 p = start.p, v = start.v;
@@ -274,7 +278,7 @@ inline int vehicle_main(const arguments& args, std::string& error) {
     std::vector<row> trace;
     std::vector<unsigned char> saved;
     if (!o.save.empty() && o.save_at == first)
-        saved = save_vehicle(o, o.load.empty() ? vehicle_state{0, o.pos, o.vel, boids::wander_state<vec2>::seeded(o.seed)} : loaded);
+        saved = save_vehicle(o, o.load.empty() ? start_state(o) : loaded);
     const auto r = run_vehicle(o, o.load.empty() ? nullptr : &loaded, [&](const vehicle_state& s, const vec2& aim) {
         if (!o.trace.empty()) trace.push_back({static_cast<double>(s.step), s.p.x, s.p.y, s.v.x, s.v.y, aim.x, aim.y});
         if (!o.save.empty() && s.step == o.save_at) saved = save_vehicle(o, s);

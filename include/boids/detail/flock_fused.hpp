@@ -32,60 +32,72 @@ std::size_t slot_of(const Finder& finder, std::size_t i) {
     else return i;
 }
 
-// Finishes the boids waiting in `batch` (flock_finish.hpp) and hands each one's slot
-// and new state to done(slot, p, v). A lane marked for a rarer branch of the per-boid
-// functions is redone by them.
-template <class V, class Done>
-void finish_waiting_boids(bool avx, finish_batch<scalar_t<V>, dimension_v<V>>& batch, const flock_config<V>& cfg,
-                          scalar_t<V> dt, Done&& done) {
-    using S = scalar_t<V>;
-    constexpr std::size_t D = dimension_v<V>;
-    finish_batch_lanes(avx, batch, cfg, dt);
+// Lane k of one of a batch's per-axis arrays, as a V.
+template <class V, class S, std::size_t D, std::size_t N>
+[[nodiscard]] V lane_of(const S (&a)[D][N], std::size_t k) noexcept {
+    return boids::generate<V>([&](std::size_t d) { return a[d][k]; });
+}
+
+// Hands each boid of a finished batch its new state: done(slot, p, v). A lane marked
+// for a rarer branch is redone by move_boid, from its old state, with the
+// acceleration redo_accel(k, p, v) gives it.
+template <class V, class RedoAccel, class Done>
+void hand_back(finish_batch<scalar_t<V>, dimension_v<V>>& batch, const flock_config<V>& cfg, scalar_t<V> dt,
+               RedoAccel&& redo_accel, Done&& done) {
     for (std::size_t k = 0; k < batch.size; ++k) {
-        V p = boids::generate<V>([&](std::size_t d) { return batch.new_p[d][k]; });
-        V v = boids::generate<V>([&](std::size_t d) { return batch.new_v[d][k]; });
+        V p = lane_of<V>(batch.new_p, k);
+        V v = lane_of<V>(batch.new_v, k);
         if (batch.redo[k]) {
-            auto lane = [&](const S (&a)[D][finish_batch<S, D>::stride]) {
-                return boids::generate<V>([&](std::size_t d) { return a[d][k]; });
-            };
-            p = lane(batch.p);
-            v = lane(batch.v);
-            const V a = flock_acceleration_from_sums(p, v, static_cast<std::size_t>(batch.count[k]), lane(batch.push),
-                                                     boids::zero<V>(), false, lane(batch.offset), lane(batch.velocity), cfg);
-            move_boid(p, v, a, dt, cfg);
+            p = lane_of<V>(batch.p, k);
+            v = lane_of<V>(batch.v, k);
+            move_boid(p, v, redo_accel(k, p, v), dt, cfg);
         }
         done(batch.slot[k], p, v);
     }
     batch.size = 0;
 }
 
+// Finishes the boids waiting in `batch` (flock_finish.hpp) with the ready-made blend
+// and hands each one's slot and new state to done(slot, p, v).
+template <class V, class Done>
+void finish_waiting_boids(bool avx, finish_batch<scalar_t<V>, dimension_v<V>>& batch, const flock_config<V>& cfg,
+                          scalar_t<V> dt, Done&& done) {
+    finish_batch_lanes(avx, batch, cfg, dt);
+    hand_back<V>(batch, cfg, dt, [&](std::size_t k, const V& p, const V& v) {
+        return flock_acceleration_from_sums(p, v, static_cast<std::size_t>(batch.count[k]), lane_of<V>(batch.push, k),
+                                            boids::zero<V>(), false, lane_of<V>(batch.offset, k),
+                                            lane_of<V>(batch.velocity, k), cfg);
+    }, done);
+}
+
 // A blend of the user's over a batch: the boids waiting in `batch` (their own state,
 // with their summaries and indices beside it) are asked of the blend one after
-// another, which lets the processor overlap them, and moved pack-wide; a lane marked
-// for a rarer branch of the move is redone by move_boid. done(slot, p, v) as above.
+// another, which lets the processor overlap them, and moved pack-wide. done(slot, p, v)
+// as above.
 template <class V, class Blend, class Done>
 void move_waiting_boids(bool avx, finish_batch<scalar_t<V>, dimension_v<V>>& batch, const neighborhood_summary<V>* summaries,
                         const std::size_t* index, const Blend& blend, const flock_config<V>& cfg, scalar_t<V> dt,
                         Done&& done) {
     constexpr std::size_t D = dimension_v<V>;
     for (std::size_t k = 0; k < batch.size; ++k) {
-        const V p = boids::generate<V>([&](std::size_t d) { return batch.p[d][k]; });
-        const V v = boids::generate<V>([&](std::size_t d) { return batch.v[d][k]; });
-        const V a = blend_at(blend, index[k], p, v, summaries[k]);
+        const V a = blend_at(blend, index[k], lane_of<V>(batch.p, k), lane_of<V>(batch.v, k), summaries[k]);
         for (std::size_t d = 0; d < D; ++d) batch.accel[d][k] = boids::get(a, d);
     }
     finish_batch_lanes<true>(avx, batch, cfg, dt);
-    for (std::size_t k = 0; k < batch.size; ++k) {
-        V p = boids::generate<V>([&](std::size_t d) { return batch.new_p[d][k]; });
-        V v = boids::generate<V>([&](std::size_t d) { return batch.new_v[d][k]; });
-        if (batch.redo[k]) {
-            p = boids::generate<V>([&](std::size_t d) { return batch.p[d][k]; });
-            v = boids::generate<V>([&](std::size_t d) { return batch.v[d][k]; });
-            move_boid(p, v, boids::generate<V>([&](std::size_t d) { return batch.accel[d][k]; }), dt, cfg);
-        }
-        done(batch.slot[k], p, v);
-    }
-    batch.size = 0;
+    hand_back<V>(batch, cfg, dt, [&](std::size_t k, const V&, const V&) { return lane_of<V>(batch.accel, k); }, done);
+}
+
+// The summary the kernel's sums make (no coincident neighbours: those take the
+// per-boid path).
+template <class V>
+[[nodiscard]] neighborhood_summary<V> summary_of(const neighborhood_sums<scalar_t<V>, dimension_v<V>>& sums) noexcept {
+    neighborhood_summary<V> summary;
+    summary.count = sums.count;
+    summary.offset_sum = to_vector<V>(sums.offset);
+    summary.velocity_sum = to_vector<V>(sums.velocity);
+    summary.push = to_vector<V>(sums.push);
+    summary.nearest_distance_squared = sums.nearest_squared;
+    return summary;
 }
 
 // The fused metric step over a dense grid: gathers velocities into cell order, then,
@@ -248,24 +260,12 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
                     finish_waiting();
                 continue;
             } else if constexpr (!ready_made) {
-                neighborhood_summary<V>& summary = waiting[batch.size];
-                summary = neighborhood_summary<V>{};
-                summary.count = sums.count;
-                summary.offset_sum = to_vector<V>(sums.offset);
-                summary.velocity_sum = to_vector<V>(sums.velocity);
-                summary.push = to_vector<V>(sums.push);
-                summary.nearest_distance_squared = sums.nearest_squared;
+                waiting[batch.size] = summary_of<V>(sums);
                 waiting_index[batch.size] = i;
                 if (batch.add_state(s, p_i, v_i)) finish_waiting();
                 continue;
             } else {
-                neighborhood_summary<V> summary;
-                summary.count = sums.count;
-                summary.offset_sum = to_vector<V>(sums.offset);
-                summary.velocity_sum = to_vector<V>(sums.velocity);
-                summary.push = to_vector<V>(sums.push);
-                summary.nearest_distance_squared = sums.nearest_squared;
-                a = blend_at(blend, i, p_i, v_i, summary);
+                a = blend_at(blend, i, p_i, v_i, summary_of<V>(sums));
             }
             // Move (as flock_step's move pass would): p_i and v_i are boid i's state, bit for bit.
             V p = p_i, v = v_i;

@@ -19,16 +19,8 @@ public:
     auto_finder(const world_for<V>& w, scalar cell_size, std::size_t crossover = default_crossover)
         : pairs_(w), grid_(w, cell_size), crossover_(crossover) {}
 
-    void build(span<const V> positions) {
-        use_grid_ = positions.size() >= crossover_;
-        if (use_grid_) grid_.build(positions);
-        else pairs_.build(positions);
-    }
-    void build(strided_span<const V> positions) {
-        use_grid_ = positions.size() >= crossover_;
-        if (use_grid_) grid_.build(positions);
-        else pairs_.build(positions);
-    }
+    void build(span<const V> positions) { build_either(positions); }
+    void build(strided_span<const V> positions) { build_either(positions); }
     [[nodiscard]] bool using_grid() const noexcept { return use_grid_; }
     // Chooses the finder for a flock of n boids and calls f(chosen) with it (an
     // all_pairs<V>& or a uniform_grid<V>&), for code with a path of its own for each:
@@ -58,6 +50,13 @@ public:
     }
 
 private:
+    template <class Positions>
+    void build_either(const Positions& positions) {
+        use_grid_ = positions.size() >= crossover_;
+        if (use_grid_) grid_.build(positions);
+        else pairs_.build(positions);
+    }
+
     all_pairs<V> pairs_{};
     uniform_grid<V> grid_{};
     std::size_t crossover_ = default_crossover;
