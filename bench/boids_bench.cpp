@@ -42,10 +42,10 @@ enum finder_kind { all_pairs_k, grid_k, auto_k };
 template <class V, class F>
 double metric_candidates_per_boid(const F& finder, boids::scalar_t<V> radius, std::size_t n) {
     if constexpr (std::is_same_v<F, boids::uniform_grid<V>>) {
-        const auto plan = finder.plan_for(radius);
+        const auto plan = finder.runs().plan_for(radius);
         std::size_t total = 0;
         for (std::size_t s = 0; s < n; ++s)
-            finder.for_each_run(s, plan, [&](std::size_t s0, std::size_t s1) { total += s1 - s0; });
+            finder.runs().for_each_run(s, plan, [&](std::size_t s0, std::size_t s1) { total += s1 - s0; });
         return double(total) / double(n);
     } else {
         (void)finder;

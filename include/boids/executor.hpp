@@ -171,6 +171,15 @@ std::size_t task_count(std::size_t n, std::size_t min_per_task, const E& e) {
     const std::size_t most = n / min_per_task + 1;
     return most < tasks_per_thread * threads ? most : tasks_per_thread * threads;
 }
+
+// Task t's contiguous share [begin, end) of n items split into `tasks`: the one split
+// every bulk pass uses, so the shares of two passes over the same items agree.
+struct index_range {
+    std::size_t begin, end;
+};
+[[nodiscard]] inline index_range task_range(std::size_t n, std::size_t t, std::size_t tasks) noexcept {
+    return {n * t / tasks, n * (t + 1) / tasks};
+}
 } // namespace detail
 
 } // namespace boids

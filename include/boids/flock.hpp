@@ -71,10 +71,6 @@ void flock_step(detail::identity_t<span<V>> positions, detail::identity_t<span<V
     else
         finder.build(pos);
 
-    auto range = [n, tasks](std::size_t t, std::size_t& b, std::size_t& e) {
-        b = n * t / tasks;
-        e = n * (t + 1) / tasks;
-    };
     ws.report = flock_step_report{flock_path::per_boid, "", 0};
     if constexpr (detail::has_contiguous_runs<std::remove_cv_t<Finder>>::value) {
         if (cfg.neighbors != neighborhood_kind::metric) {
@@ -107,8 +103,8 @@ void flock_step(detail::identity_t<span<V>> positions, detail::identity_t<span<V
         ws.finished.resize(n);
     }
     executor(tasks, [&](std::size_t t) {  // look
-        std::size_t b, e;
-        range(t, b, e);
+        const detail::index_range range = detail::task_range(n, t, tasks);
+        const std::size_t b = range.begin, e = range.end;
         span<neighbor<S, D>> buf(ws.neighbors.data() + t * ws.capacity, ws.capacity);
         // (zeros: lanes past its size compute on finite leftovers; only where it is used)
         std::optional<detail::finish_batch<S, D>> batch;
@@ -153,8 +149,8 @@ void flock_step(detail::identity_t<span<V>> positions, detail::identity_t<span<V
         finish_waiting();
     });
     executor(tasks, [&](std::size_t t) {  // then move
-        std::size_t b, e;
-        range(t, b, e);
+        const detail::index_range range = detail::task_range(n, t, tasks);
+        const std::size_t b = range.begin, e = range.end;
         for (std::size_t i = b; i < e; ++i) {
             const std::size_t at = in_slots ? detail::slot_of(finder, i) : i;
             if (batched && ws.finished[at] != 0) {  // moved by the batch above

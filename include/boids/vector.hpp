@@ -263,39 +263,25 @@ template <class V>
 
 // Registration for plain structs with public fields (raylib's Vector2, a C struct).
 // Use at global scope. The type needs no operators and no constructor beyond Type{}.
-#define BOIDS_REGISTER_VECTOR2(Type, Scalar, X, Y)                                   \
-    namespace boids {                                                                \
-    template <>                                                                      \
-    struct vector_traits<Type> {                                                     \
-        using scalar = Scalar;                                                       \
-        static constexpr std::size_t dimension = 2;                                  \
-        static constexpr scalar get(const Type& v, std::size_t i) noexcept {         \
-            return i == 0 ? v.X : v.Y;                                               \
-        }                                                                            \
-        static constexpr Type make(scalar x, scalar y) noexcept {                    \
-            Type v{};                                                                \
-            v.X = x;                                                                 \
-            v.Y = y;                                                                 \
-            return v;                                                                \
-        }                                                                            \
-    };                                                                               \
-    }
+#define BOIDS_REGISTER_VECTOR2(Type, Scalar, X, Y)                                                \
+    BOIDS_DETAIL_REGISTER_VECTOR(Type, Scalar, 2, (i == 0 ? v.X : v.Y), (scalar x, scalar y), \
+                                 (v.X = x, v.Y = y))
+#define BOIDS_REGISTER_VECTOR3(Type, Scalar, X, Y, Z)                                             \
+    BOIDS_DETAIL_REGISTER_VECTOR(Type, Scalar, 3, (i == 0 ? v.X : (i == 1 ? v.Y : v.Z)),        \
+                                 (scalar x, scalar y, scalar z), (v.X = x, v.Y = y, v.Z = z))
 
-#define BOIDS_REGISTER_VECTOR3(Type, Scalar, X, Y, Z)                                \
-    namespace boids {                                                                \
-    template <>                                                                      \
-    struct vector_traits<Type> {                                                     \
-        using scalar = Scalar;                                                       \
-        static constexpr std::size_t dimension = 3;                                  \
-        static constexpr scalar get(const Type& v, std::size_t i) noexcept {         \
-            return i == 0 ? v.X : (i == 1 ? v.Y : v.Z);                              \
-        }                                                                            \
-        static constexpr Type make(scalar x, scalar y, scalar z) noexcept {          \
-            Type v{};                                                                \
-            v.X = x;                                                                 \
-            v.Y = y;                                                                 \
-            v.Z = z;                                                                 \
-            return v;                                                                \
-        }                                                                            \
-    };                                                                               \
+// What both write: traits whose get(v, i) is `Get` and whose make(Params) sets `Set`.
+#define BOIDS_DETAIL_REGISTER_VECTOR(Type, Scalar, Dim, Get, Params, Set)                         \
+    namespace boids {                                                                             \
+    template <>                                                                                   \
+    struct vector_traits<Type> {                                                                  \
+        using scalar = Scalar;                                                                    \
+        static constexpr std::size_t dimension = Dim;                                             \
+        static constexpr scalar get(const Type& v, std::size_t i) noexcept { return Get; }        \
+        static constexpr Type make Params noexcept {                                              \
+            Type v{};                                                                             \
+            static_cast<void>(Set);                                                               \
+            return v;                                                                             \
+        }                                                                                         \
+    };                                                                                            \
     }

@@ -55,7 +55,7 @@ TEMPLATE_TEST_CASE("uniform_grid pads a torus's cells only by what rounding need
             CHECK(torus.cells_per_axis()[d] == 14);
             CHECK(bounded.cells_per_axis()[d] == 13);
         }
-        CHECK(torus.plan_for(radius).reach == 1);
+        CHECK(torus.runs().plan_for(radius).reach == 1);
     }
     // A torus 14 cells across whose cells are as narrow as the margin allows (within
     // twice it), and pairs of boids the radius apart, give or take an ulp or two on
@@ -86,7 +86,7 @@ TEMPLATE_TEST_CASE("uniform_grid pads a torus's cells only by what rounding need
     boids::all_pairs<V> ref(world);
     ref.build(boids::span<const V>(pos));
     REQUIRE(grid.cells_per_axis()[0] == 14);
-    REQUIRE(grid.plan_for(radius).reach == 1);
+    REQUIRE(grid.runs().plan_for(radius).reach == 1);
     std::size_t at_radius = 0;
     for (std::size_t i = 0; i < pos.size(); ++i) {
         CAPTURE(i);
@@ -230,13 +230,13 @@ TEMPLATE_TEST_CASE("uniform_grid built by several tasks equals the sequential bu
         REQUIRE(many.size() == one.size());
         REQUIRE(std::equal(one.order().begin(), one.order().end(), many.order().begin()));
         for (std::size_t d = 0; d < boids::dimension_v<V>; ++d)
-            REQUIRE(std::memcmp(one.sorted_axis(d).data(), many.sorted_axis(d).data(), sizeof(S) * pos.size()) == 0);
+            REQUIRE(std::memcmp(one.runs().axis(d).data(), many.runs().axis(d).data(), sizeof(S) * pos.size()) == 0);
         std::size_t same_cells = 0, same_slots = 0;
-        for (std::size_t s = 0; s < pos.size(); ++s) same_cells += one.cell_end_of(s) == many.cell_end_of(s) ? std::size_t(1) : std::size_t(0);
+        for (std::size_t s = 0; s < pos.size(); ++s) same_cells += one.runs().cell_end_of(s) == many.runs().cell_end_of(s) ? std::size_t(1) : std::size_t(0);
         for (std::size_t i = 0; i < pos.size(); ++i) same_slots += one.slot_of(i) == many.slot_of(i) ? std::size_t(1) : std::size_t(0);
         REQUIRE(same_cells == pos.size());
         REQUIRE(same_slots == pos.size());
-        REQUIRE(many.all_in_box() == one.all_in_box());
+        REQUIRE(many.runs().all_in_box() == one.runs().all_in_box());
         REQUIRE(test::knn_list<V>(many, 17, 7, S(3)) == test::knn_list<V>(one, 17, 7, S(3)));
     }
 }
@@ -283,7 +283,7 @@ TEMPLATE_TEST_CASE("uniform_grid puts every boid in the cell its coordinates nam
     std::vector<std::size_t> bucket(pos.size());
     for (std::size_t s = 0; s < pos.size(); ++s) {
         std::size_t b = 0;
-        for (std::size_t d = D; d-- > 0;) b = b * static_cast<std::size_t>(cells[d]) + cell_of(g.sorted_axis(d)[s], d);
+        for (std::size_t d = D; d-- > 0;) b = b * static_cast<std::size_t>(cells[d]) + cell_of(g.runs().axis(d)[s], d);
         bucket[s] = b;
     }
     std::size_t in_order = 0, right_ends = 0;
@@ -291,7 +291,7 @@ TEMPLATE_TEST_CASE("uniform_grid puts every boid in the cell its coordinates nam
         in_order += s == 0 || bucket[s] >= bucket[s - 1] ? std::size_t(1) : std::size_t(0);
         std::size_t end = s + 1;
         while (end < pos.size() && bucket[end] == bucket[s]) ++end;
-        right_ends += g.cell_end_of(s) == end ? std::size_t(1) : std::size_t(0);
+        right_ends += g.runs().cell_end_of(s) == end ? std::size_t(1) : std::size_t(0);
     }
     CAPTURE(static_cast<int>(kind));
     REQUIRE(in_order == pos.size());
@@ -314,10 +314,10 @@ TEMPLATE_TEST_CASE("uniform_grid counts the candidates its k-nearest queries loo
     }
     boids::uniform_grid<V> grid(world, S(2));
     grid.build(boids::span<const V>(pos));
-    const auto plan = grid.plan_for(S(2));
+    const auto plan = grid.runs().plan_for(S(2));
     std::size_t blocks = 0;
     for (std::size_t s = 0; s < pos.size(); ++s)
-        grid.for_each_run(s, plan, [&](std::size_t s0, std::size_t s1) { blocks += s1 - s0; });
+        grid.runs().for_each_run(s, plan, [&](std::size_t s0, std::size_t s1) { blocks += s1 - s0; });
     std::vector<boids::neighbor<S, 2>> storage(7);
     boids::k_nearest<S, 2> knn(boids::span<boids::neighbor<S, 2>>(storage), 7);
     std::size_t found = 0;

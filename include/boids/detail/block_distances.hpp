@@ -1,5 +1,5 @@
 // boids/detail/block_distances.hpp - the k-nearest batch's loops over a block of
-// candidates (grid_core.hpp): squared distances from one point, and how many lie
+// candidates (grid/knn_batched.hpp): squared distances from one point, and how many lie
 // within a limit. Their AVX build is taken where the CPU has it (avx_at_run_time());
 // it gives the same results, twice the lanes at a time.
 #pragma once
@@ -39,25 +39,13 @@ constexpr std::size_t distance_padding = 32 / sizeof(S);
 template <bool Torus, std::size_t D, class S>
 void block_distances(bool avx, const S* const (&x)[D], const S* const (&shift)[D], const S* p, std::size_t size,
                      S* d2) noexcept {
-#if BOIDS_DETAIL_AVX_DISPATCH
-    if (avx) {
-        block_distances_avx<Torus>(x, shift, p, size, d2);
-        return;
-    }
-#else
-    (void)avx;
-#endif
-    block_distances_of_width<Torus>(x, shift, p, size, d2);
+    BOIDS_DETAIL_PICK_BUILD(avx, (block_distances_avx<Torus>(x, shift, p, size, d2)),
+                            (block_distances_of_width<Torus>(x, shift, p, size, d2)));
 }
 
 template <class S>
 std::size_t count_within(bool avx, const S* d2, std::size_t count, S t2) noexcept {
-#if BOIDS_DETAIL_AVX_DISPATCH
-    if (avx) return count_within_avx(d2, count, t2);
-#else
-    (void)avx;
-#endif
-    return count_within_of_width(d2, count, t2);
+    return BOIDS_DETAIL_PICK_BUILD(avx, (count_within_avx(d2, count, t2)), (count_within_of_width(d2, count, t2)));
 }
 
 } // namespace detail

@@ -87,8 +87,7 @@ BOIDS_DETAIL_BLOCK_SUMS_SPEC void BOIDS_DETAIL_BLOCK_SUMS(const kernel_query<S, 
             if constexpr (Wrap == wrap_mode::per_shift) {
                 x = x + P::load(block.shift[d] + at);
             } else if constexpr (Wrap == wrap_mode::per_lane) {
-                x = x - P::keep(x > half[d], size[d]);
-                x = x + P::keep(x < neg_half[d], size[d]);
+                x = P::minimum_image(x, size[d], half[d], neg_half[d]);
             }
             dx[d] = x;
             d2 = d == 0 ? x * x : d2 + x * x;  // +0 + x*x would be x*x: the same bits

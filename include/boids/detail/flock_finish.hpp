@@ -105,15 +105,7 @@ template <class Config>
 // b.accel (a blend of the user's), so only the move is done.
 template <bool Given = false, class S, std::size_t D, class Config>
 void finish_batch_lanes(bool avx, finish_batch<S, D>& b, const Config& cfg, S dt) noexcept {
-#if BOIDS_DETAIL_AVX_DISPATCH
-    if (avx) {
-        finish_batch_lanes_avx<Given>(b, cfg, dt);
-        return;
-    }
-#else
-    (void)avx;
-#endif
-    finish_batch_lanes_of_width<Given>(b, cfg, dt);
+    BOIDS_DETAIL_PICK_BUILD(avx, (finish_batch_lanes_avx<Given>(b, cfg, dt)), (finish_batch_lanes_of_width<Given>(b, cfg, dt)));
 }
 
 

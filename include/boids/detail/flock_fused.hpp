@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <type_traits>
+#include "../executor.hpp"
 #include "../flock_blend.hpp"
 #include "../flock_config.hpp"
 #include "flock_finish.hpp"
@@ -125,17 +126,20 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
     if (static_cast<double>(n) >= std::ldexp(1.0, std::numeric_limits<S>::digits - 1))
         return "more boids than the kernel's lane indices count exactly (2^23 in float)";
     const bool toroidal = cfg.world.kind == edges::toroidal;
-    const auto order = grid.order();
-    if (ws.sorted_velocities.size() != n * D + Grid::padding) ws.sorted_velocities.assign(n * D + Grid::padding, S(0));
+    const auto runs = grid.runs();  // the grid as the kernel reads it
+    const auto order = runs.order();
+    constexpr std::size_t padding = decltype(runs)::padding;
+    if (ws.sorted_velocities.size() != n * D + padding) ws.sorted_velocities.assign(n * D + padding, S(0));
     if (ws.finished_states.size() != n) ws.finished_states.resize(n);
     // Every position in the box: found by the grid's build while it sorted (in the
     // same box: a grid of another world takes the general path).
-    if (toroidal && !(grid.all_in_box() && grid.world().size == cfg.world.size))
+    if (toroidal && !(runs.all_in_box() && runs.world().size == cfg.world.size))
         return "a toroidal position outside the box [0, size) (or a grid over another world)";
-    const S* axes = grid.sorted_axis(0).data();  // positions per axis, n apart, in cell order
+    const S* axes = runs.axis(0).data();  // positions per axis, n apart, in cell order
     constexpr std::size_t gather_ahead = 24;  // slots: about a memory latency of this loop
     executor(tasks, [&](std::size_t t) {  // gather, in parallel: every task checks its slots
-        const std::size_t b = n * t / tasks, e = n * (t + 1) / tasks;
+        const index_range range = task_range(n, t, tasks);
+        const std::size_t b = range.begin, e = range.end;
         bool ok = true;
         for (std::size_t s = b; s < e; ++s) {
             if (s + gather_ahead < e) prefetch<prefetch_for::reading>(velocities.data() + order[s + gather_ahead]);
@@ -154,17 +158,18 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
     const bool cone = cfg.view_angle < S(360);
     const S cos_half = vision_cone<S, D>::cos_half_of(cfg.view_angle);  // once per step, not per boid
     const bool linear = cfg.separate.falloff == separation_falloff::linear;
-    auto plan = grid.plan_for(cfg.view_radius);
+    auto plan = runs.plan_for(cfg.view_radius);
     // A grid a few cells across, whose every block would hold the whole flock: one
     // block of every slot in order, filled once per task (not once per cell), with
     // the minimum image lane by lane.
     bool whole = true;
-    for (std::size_t d = 0; d < D; ++d) whole = whole && grid.cells_per_axis()[d] <= 2 * plan.reach + 1;
+    for (std::size_t d = 0; d < D; ++d) whole = whole && runs.cells_per_axis()[d] <= 2 * plan.reach + 1;
     if (whole) plan.scan_all = true;
-    const bool one_image = toroidal && grid.runs_have_one_image(plan);
+    const bool one_image = toroidal && runs.have_one_image(plan);
     const bool avx = avx_at_run_time();
     executor(tasks, [&](std::size_t t) {
-        const std::size_t b = n * t / tasks, e = n * (t + 1) / tasks;
+        const index_range range = task_range(n, t, tasks);
+        const std::size_t b = range.begin, e = range.end;
         span<neighbor<S, D>> buf(ws.neighbors.data() + t * ws.capacity, ws.capacity);
         const S* vels = ws.sorted_velocities.data();
         const span<const V> old_vel(velocities.data(), n);  // unchanged until every boid has moved
@@ -202,8 +207,8 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
         const S full_r2 = q.r2;
         for (std::size_t s = b; s < e; ++s) {
             if (s >= cell_end) {
-                cell_end = plan.scan_all ? e : grid.cell_end_of(s);
-                filled = fill_block(grid, plan, one_image, s, axes, vels, n, block);
+                cell_end = plan.scan_all ? e : runs.cell_end_of(s);
+                filled = fill_block(runs, plan, one_image, s, axes, vels, n, block);
             }
             const std::size_t i = order[s];
             // This boid's own state from the cell-ordered copies: sequential reads.
@@ -280,12 +285,13 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
     // stores, which beyond the caches wait for their lines one after another.
     constexpr std::size_t copy_ahead = 16;
     executor(tasks, [&](std::size_t t) {
-        const std::size_t b = n * t / tasks, e = n * (t + 1) / tasks;
+        const index_range range = task_range(n, t, tasks);
+        const std::size_t b = range.begin, e = range.end;
         for (std::size_t i = b; i < e; ++i) {
             if (i + copy_ahead < e) {
-                prefetch<prefetch_for::reading>(ws.finished_states.data() + grid.slot_of(i + copy_ahead));
+                prefetch<prefetch_for::reading>(ws.finished_states.data() + runs.slot_of(i + copy_ahead));
             }
-            const auto& moved = ws.finished_states[grid.slot_of(i)];
+            const auto& moved = ws.finished_states[runs.slot_of(i)];
             positions[i] = moved.position;
             velocities[i] = moved.velocity;
         }

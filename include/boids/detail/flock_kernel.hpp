@@ -23,6 +23,7 @@
 #include "../flocking.hpp"
 #include "../neighbors/query.hpp"
 #include "../neighbors/world.hpp"
+#include "grid/walk.hpp"
 
 namespace boids {
 namespace detail {
@@ -110,22 +111,15 @@ enum class wrap_mode {
 template <wrap_mode Wrap, bool Cone, bool Linear, bool Nearest = false, class S, std::size_t D>
 void block_sums(bool avx, const kernel_query<S, D>& q, const candidate_block<S, D>& block,
                 neighborhood_sums<S, D>& out) noexcept {
-#if BOIDS_DETAIL_AVX_DISPATCH
-    if (avx) {
-        block_sums_of_width_avx<Wrap, Cone, Linear, Nearest, 32>(q, block, out);
-        return;
-    }
-#else
-    (void)avx;
-#endif
-    block_sums_of_width<Wrap, Cone, Linear, Nearest, BOIDS_DETAIL_PACK_BYTES>(q, block, out);
+    BOIDS_DETAIL_PICK_BUILD(avx, (block_sums_of_width_avx<Wrap, Cone, Linear, Nearest, 32>(q, block, out)),
+                            (block_sums_of_width<Wrap, Cone, Linear, Nearest, BOIDS_DETAIL_PACK_BYTES>(q, block, out)));
 }
 
 // Fills `block` with the candidates of the boid in `slot` (and of every boid in its
 // cell): the grid's runs in their order, positions from `axes` and velocities from
 // `vels` (per axis, n apart, in slot order). False when they do not fit.
-template <class S, std::size_t D, class Grid>
-bool fill_block(const Grid& grid, const typename Grid::run_plan& plan, bool one_image, std::size_t slot,
+template <class S, std::size_t D, class Runs>
+bool fill_block(const Runs& runs, const run_plan& plan, bool one_image, std::size_t slot,
                 const S* axes, const S* vels, std::size_t n, candidate_block<S, D>& block) noexcept {
     BOIDS_ASSERT(block.no_shift != nullptr, "fill_block: the block has no row of zeros (see flock_workspace::block_for)");
     block.size = 0;
@@ -181,8 +175,8 @@ bool fill_block(const Grid& grid, const typename Grid::run_plan& plan, bool one_
         }
         block.size += m;
     };
-    if (one_image) grid.for_each_run_with_image(slot, plan, add);
-    else grid.for_each_run(slot, plan, [&](std::size_t s0, std::size_t s1) { add(s0, s1, nullptr); });
+    if (one_image) runs.for_each_run_with_image(slot, plan, add);
+    else runs.for_each_run(slot, plan, [&](std::size_t s0, std::size_t s1) { add(s0, s1, nullptr); });
     if (!fits) return false;
     // The kernel reads up to block_lanes - 1 lanes past the end: sentinels there.
     using P = pack<S>;

@@ -97,6 +97,15 @@ struct pack_types {
 #endif
 }
 
+// The one place a kernel's build is picked at run time: the AVX build's call where
+// `avx` (avx_at_run_time()) holds and the dispatch is on, the kernel's own build's
+// call elsewhere. Each call is an expression in parentheses. Speed only, never a result.
+#if BOIDS_DETAIL_AVX_DISPATCH
+#  define BOIDS_DETAIL_PICK_BUILD(avx, avx_call, own_call) ((avx) ? avx_call : own_call)
+#else
+#  define BOIDS_DETAIL_PICK_BUILD(avx, avx_call, own_call) (static_cast<void>(avx), own_call)
+#endif
+
 // Every member is always inlined.
 #define BOIDS_DETAIL_PACK pack
 #define BOIDS_DETAIL_PACK_DEFAULT = BOIDS_DETAIL_PACK_BYTES

@@ -63,6 +63,12 @@ struct BOIDS_DETAIL_PACK {
         return m ? x : S(0);
 #endif
     }
+    // The minimum image of offsets x between points inside a box of side `size`
+    // (half, neg_half: +-size / 2), lane by lane: world::minimum_image's arithmetic.
+    [[nodiscard]] static BOIDS_DETAIL_PACK_SPEC f minimum_image(f x, f size, f half, f neg_half) noexcept {
+        x = x - keep(x > half, size);
+        return x + keep(x < neg_half, size);
+    }
     // x where m does not hold, +0 elsewhere.
     [[nodiscard]] static BOIDS_DETAIL_PACK_SPEC f keep_unless(mask m, f x) noexcept {
 #if BOIDS_DETAIL_VECTOR_PACKS

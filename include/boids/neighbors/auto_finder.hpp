@@ -11,8 +11,8 @@ namespace boids {
 template <class V>
 class auto_finder {
 public:
-    using scalar = scalar_t<V>;
     static constexpr std::size_t dim = dimension_v<V>;
+    using scalar = scalar_t<V>;
     static constexpr std::size_t default_crossover = 32;  // measured crossing: 30 to 50 boids (docs/performance.md)
 
     auto_finder() = default;

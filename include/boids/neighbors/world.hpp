@@ -47,10 +47,15 @@ struct world {
         const S w = size[i];
         if (!(a >= S(0) && a < w)) a = wrap_scalar(a, w);
         if (!(b >= S(0) && b < w)) b = wrap_scalar(b, w);
-        S d = b - a;
+        return minimum_image(b - a, w);
+    }
+
+    // The minimum image of an offset d between two points inside [0, w) (packs of
+    // offsets: pack::minimum_image, the same arithmetic).
+    [[nodiscard]] static S minimum_image(S d, S w) noexcept {
         const S half = w * S(0.5);
-        if (d > half) d -= w;
-        else if (d < -half) d += w;
+        if (d > half) return d - w;
+        if (d < -half) return d + w;
         return d;
     }
 
