@@ -13,7 +13,7 @@
 // side cbrt(N), radius cbrt(45/(4 pi)).
 #include <benchmark/benchmark.h>
 #if __has_include(<nanoflann.hpp>)
-#include <nanoflann.hpp>
+#  include <nanoflann.hpp>
 #endif
 #include "starlings.hpp"
 #include <cmath>
@@ -69,8 +69,9 @@ std::pair<double, double> count_for_step(F& finder, const boids::flock_config<V>
         boids::k_nearest<S, D> knn(boids::span<boids::neighbor<S, D>>(buf), cfg.k);
         bool batch = false;
         if constexpr (std::is_same_v<F, boids::uniform_grid<V>>) {  // the step's batch query
-            finder.nearest_in_slots(0, n, knn, cfg.view_radius,
-                                    [&](std::size_t, const boids::k_nearest<S, D>& found) { neighbours += found.size(); });
+            finder.nearest_in_slots(0, n, knn, cfg.view_radius, [&](std::size_t, const boids::k_nearest<S, D>& found) {
+                neighbours += found.size();
+            });
             batch = true;
         }
         for (std::size_t i = 0; i < n && !batch; ++i) {
@@ -141,18 +142,23 @@ void bm_open_step(benchmark::State& state, open_variant variant) {
         for (std::size_t i = 0; i < n; ++i) ents[i] = bench_entity{static_cast<int>(i), 1.f, p0[i], v0[i], {0.f, 0.f}};
     };
     reset();
-    const auto rules = boids::make_weighted_blend(lim.max_force, boids::weight(S(1), boids::separation_rule<V>{cfg.separate, lim}),
-                                                  boids::weight(S(1), boids::alignment_rule<V>{cfg.align, lim}),
-                                                  boids::weight(S(1), boids::cohesion_rule<V>{cfg.cohere, lim}));
+    const auto rules =
+        boids::make_weighted_blend(lim.max_force, boids::weight(S(1), boids::separation_rule<V>{cfg.separate, lim}),
+                                   boids::weight(S(1), boids::alignment_rule<V>{cfg.align, lim}),
+                                   boids::weight(S(1), boids::cohesion_rule<V>{cfg.cohere, lim}));
     const S side = cfg.world.size[0];
     V goal{side * S(0.5), side * S(0.5)};
-    V predators[4] = {{side * S(0.25), side * S(0.25)}, {side * S(0.75), side * S(0.25)}, {side * S(0.25), side * S(0.75)}, {side * S(0.75), side * S(0.75)}};
+    V predators[4] = {{side * S(0.25), side * S(0.25)},
+                      {side * S(0.75), side * S(0.25)},
+                      {side * S(0.25), side * S(0.75)},
+                      {side * S(0.75), side * S(0.75)}};
     auto custom = [&](const boids::boid_view<V>& b, const boids::neighborhood_summary<V>& sm) {
         V a = rules(b, sm);
         a = boids::add_scaled(a, boids::seek<V>{goal, lim}(b.position, b.velocity), S(0.1));
         for (const V& hawk : predators) {
             const V away = boids::offset(cfg.world, hawk, b.position);
-            a = boids::add_scaled(a, boids::flee<V>{boids::zero<V>(), S(4), lim, boids::flee_outside::ignore}(away, b.velocity), S(1));
+            a = boids::add_scaled(
+                a, boids::flee<V>{boids::zero<V>(), S(4), lim, boids::flee_outside::ignore}(away, b.velocity), S(1));
         }
         return boids::clamp_magnitude(a, lim.max_force);
     };
@@ -183,8 +189,8 @@ void bm_open_step(benchmark::State& state, open_variant variant) {
         ++steps;
         step();
     }
-    state.counters["ns_per_boid"] = benchmark::Counter(double(n) * 1e-9,
-                                                       benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+    state.counters["ns_per_boid"] = benchmark::Counter(
+        double(n) * 1e-9, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
     state.counters["fused_kernel"] = ws.report.path == boids::flock_path::fused_kernel ? 1 : 0;
 }
 
@@ -232,8 +238,8 @@ void run_neighbors(benchmark::State& state, F& finder, bool topological, bool by
     state.SetComplexityN(state.range(0));
     state.counters["neighbors_per_boid"] = found / double(n);
     state.counters["candidates_per_boid"] = looked_at / double(n);
-    state.counters["ns_per_boid"] = benchmark::Counter(double(n) * 1e-9,
-                                                       benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+    state.counters["ns_per_boid"] = benchmark::Counter(
+        double(n) * 1e-9, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 
 template <class V>
@@ -323,8 +329,9 @@ void bm_step(benchmark::State& state, finder_kind kind, bool lesson, double view
         }
     };
     // The scene, whatever the thread count (the counters' cache key, per finder type).
-    const std::string scene = std::to_string(lesson) + "/" + std::to_string(view_angle) + "/" + std::to_string(topological) +
-                              "/" + std::to_string(cell_ordered) + "/" + std::to_string(settle_steps) + "/" + std::to_string(n);
+    const std::string scene = std::to_string(lesson) + "/" + std::to_string(view_angle) + "/" +
+                              std::to_string(topological) + "/" + std::to_string(cell_ordered) + "/" +
+                              std::to_string(settle_steps) + "/" + std::to_string(n);
     if (kind == all_pairs_k) {
         boids::all_pairs<V> f(cfg.world);
         go(f);
@@ -339,8 +346,8 @@ void bm_step(benchmark::State& state, finder_kind kind, bool lesson, double view
         f.with_chosen(n, [&](auto& chosen) { step_counters(state, scene, chosen, cfg, p0, v0); });
     }
     state.SetComplexityN(state.range(0));
-    state.counters["ns_per_boid"] = benchmark::Counter(double(n) * 1e-9,
-                                                       benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+    state.counters["ns_per_boid"] = benchmark::Counter(
+        double(n) * 1e-9, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 
 // The metric step's kernel alone (detail/flock_kernel.hpp): one boid's sums over a
@@ -365,7 +372,8 @@ void bm_kernel(benchmark::State& state) {
     boids::random_stream rng{7};
     for (std::size_t k = 0; k < size + lanes; ++k)
         for (std::size_t d = 0; d < D; ++d) {
-            block.pos[d][k] = k < size ? S(10) + S(3) * radius * S(rng.uniform(-0.5, 0.5)) : boids::detail::block_sentinel<S>;
+            block.pos[d][k] =
+                k < size ? S(10) + S(3) * radius * S(rng.uniform(-0.5, 0.5)) : boids::detail::block_sentinel<S>;
             block.vel[d][k] = S(rng.uniform(-0.5, 0.5));
         }
     boids::detail::kernel_query<S, D> q{};
@@ -386,8 +394,9 @@ void bm_kernel(benchmark::State& state) {
         benchmark::DoNotOptimize(sums);
     }
     state.counters["neighbors"] = double(found) / double(state.iterations());
-    state.counters["ns_per_pack"] = benchmark::Counter(double((size + lanes - 1) / lanes) * 1e-9,
-                                                       benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+    state.counters["ns_per_pack"] =
+        benchmark::Counter(double((size + lanes - 1) / lanes) * 1e-9,
+                           benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 
 const std::vector<long> sizes{100, 300, 500, 1000, 2000, 10000, 100000};
@@ -400,8 +409,10 @@ void register_all() {
             for (finder_kind k : {all_pairs_k, grid_k}) {
                 const std::string name = std::string("neighbors/") + (topo ? "topological" : "metric") + "/" +
                                          (d == 2 ? "2d" : "3d") + "/" + (k == all_pairs_k ? "all_pairs" : "grid");
-                auto* b = d == 2 ? benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& s) { bm_neighbors<f2>(s, topo, k); })
-                                 : benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& s) { bm_neighbors<f3>(s, topo, k); });
+                auto* b = d == 2 ? benchmark::RegisterBenchmark(
+                                       name.c_str(), [=](benchmark::State& s) { bm_neighbors<f2>(s, topo, k); })
+                                 : benchmark::RegisterBenchmark(
+                                       name.c_str(), [=](benchmark::State& s) { bm_neighbors<f3>(s, topo, k); });
                 for (long n : sizes)
                     if (k == grid_k || n <= 10000) b->Arg(n);
                 b->Complexity(k == all_pairs_k ? benchmark::oNSquared : benchmark::oN)->Unit(benchmark::kMicrosecond);
@@ -410,8 +421,10 @@ void register_all() {
         for (int d : {2, 3}) {
             const std::string name = std::string("neighbors/") + (topo ? "topological" : "metric") + "/" +
                                      (d == 2 ? "2d" : "3d") + "/grid_cell_order";
-            auto* b = d == 2 ? benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& s) { bm_neighbors_by_cell<f2>(s, topo); })
-                             : benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& s) { bm_neighbors_by_cell<f3>(s, topo); });
+            auto* b = d == 2 ? benchmark::RegisterBenchmark(
+                                   name.c_str(), [=](benchmark::State& s) { bm_neighbors_by_cell<f2>(s, topo); })
+                             : benchmark::RegisterBenchmark(
+                                   name.c_str(), [=](benchmark::State& s) { bm_neighbors_by_cell<f3>(s, topo); });
             for (long n : {10000L, 100000L}) b->Arg(n);
             b->Unit(benchmark::kMicrosecond);
         }
@@ -421,10 +434,10 @@ void register_all() {
         for (long n : {10000L, 100000L}) cone->Args({n, 1});
         cone->ArgNames({"", "threads"})->Unit(benchmark::kMicrosecond)->UseRealTime();
         // The same scene with the 7 nearest (within the view radius) as neighbours.
-        auto* topo2 = benchmark::RegisterBenchmark("step/standard2d_topological7/grid",
-                                                   [](benchmark::State& s) { bm_step<f2>(s, grid_k, false, 360, true); });
-        auto* topo3 = benchmark::RegisterBenchmark("step/standard3d_topological7/grid",
-                                                   [](benchmark::State& s) { bm_step<f3>(s, grid_k, false, 360, true); });
+        auto* topo2 = benchmark::RegisterBenchmark(
+            "step/standard2d_topological7/grid", [](benchmark::State& s) { bm_step<f2>(s, grid_k, false, 360, true); });
+        auto* topo3 = benchmark::RegisterBenchmark(
+            "step/standard3d_topological7/grid", [](benchmark::State& s) { bm_step<f3>(s, grid_k, false, 360, true); });
         for (auto* b : {topo2, topo3}) {
             for (long n : {10000L, 100000L}) b->Args({n, 1});
             b->ArgNames({"", "threads"})->Unit(benchmark::kMicrosecond)->UseRealTime();
@@ -437,10 +450,12 @@ void register_all() {
         for (long t : {1L, 2L}) settled->Args({10000, t});
         settled->ArgNames({"", "threads"})->Unit(benchmark::kMicrosecond)->UseRealTime();
         // The standard scenes with the caller's arrays kept in cell order.
-        auto* ord2 = benchmark::RegisterBenchmark("step/standard2d_cell_ordered/grid",
-                                                  [](benchmark::State& s) { bm_step<f2>(s, grid_k, false, 360, false, true); });
-        auto* ord3 = benchmark::RegisterBenchmark("step/standard3d_cell_ordered/grid",
-                                                  [](benchmark::State& s) { bm_step<f3>(s, grid_k, false, 360, false, true); });
+        auto* ord2 = benchmark::RegisterBenchmark("step/standard2d_cell_ordered/grid", [](benchmark::State& s) {
+            bm_step<f2>(s, grid_k, false, 360, false, true);
+        });
+        auto* ord3 = benchmark::RegisterBenchmark("step/standard3d_cell_ordered/grid", [](benchmark::State& s) {
+            bm_step<f3>(s, grid_k, false, 360, false, true);
+        });
         for (auto* b : {ord2, ord3}) {
             for (long n : {10000L, 100000L, 1000000L})
                 for (long t : {1L, 2L}) b->Args({n, t});
@@ -448,8 +463,9 @@ void register_all() {
         }
     }
     for (auto variant : {open_variant::blend, open_variant::custom, open_variant::entities}) {
-        const char* name = variant == open_variant::blend ? "step/standard2d_blend/grid"
-                           : variant == open_variant::custom ? "step/standard2d_custom/grid" : "step/standard2d_entities/grid";
+        const char* name = variant == open_variant::blend    ? "step/standard2d_blend/grid"
+                           : variant == open_variant::custom ? "step/standard2d_custom/grid"
+                                                             : "step/standard2d_entities/grid";
         auto* b = benchmark::RegisterBenchmark(name, [=](benchmark::State& s) { bm_open_step(s, variant); });
         for (long n : {10000L, 100000L}) {
             if (variant == open_variant::entities && n > 10000) continue;
@@ -466,8 +482,10 @@ void register_all() {
         if (k == auto_k) continue;
         for (int d : {2, 3}) {
             const std::string name = std::string("step/standard") + (d == 2 ? "2d" : "3d") + "/" + fk;
-            auto* b = d == 2 ? benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& s) { bm_step<f2>(s, k, false); })
-                             : benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& s) { bm_step<f3>(s, k, false); });
+            auto* b = d == 2 ? benchmark::RegisterBenchmark(name.c_str(),
+                                                            [=](benchmark::State& s) { bm_step<f2>(s, k, false); })
+                             : benchmark::RegisterBenchmark(name.c_str(),
+                                                            [=](benchmark::State& s) { bm_step<f3>(s, k, false); });
             for (long n : {100L, 500L, 10000L, 100000L, 1000000L})
                 for (long t : {1L, 2L})
                     if ((k == grid_k || n <= 10000) && (t == 1 || n >= 10000)) b->Args({n, t});
@@ -498,16 +516,21 @@ void bm_starling_step(benchmark::State& state) {
     starling_cloud_after(n, 1.0, p, v, f, every);  // a second of flight: the grid's cells have adapted
     boids::thread_pool pool(threads);
     for (auto _ : state) f.step(boids::span<lab::fvec3>(p), boids::span<lab::fvec3>(v), pool);
-    state.counters["ns_per_bird"] = benchmark::Counter(double(n) * 1e-9, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+    state.counters["ns_per_bird"] = benchmark::Counter(
+        double(n) * 1e-9, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 
 #if __has_include(<nanoflann.hpp>)
 struct cloud_adaptor {
     const std::vector<lab::fvec3>* p;
     std::size_t kdtree_get_point_count() const { return p->size(); }
-    float kdtree_get_pt(std::size_t i, std::size_t d) const { return d == 0 ? (*p)[i].x : (d == 1 ? (*p)[i].y : (*p)[i].z); }
+    float kdtree_get_pt(std::size_t i, std::size_t d) const {
+        return d == 0 ? (*p)[i].x : (d == 1 ? (*p)[i].y : (*p)[i].z);
+    }
     template <class B>
-    bool kdtree_get_bbox(B&) const { return false; }
+    bool kdtree_get_bbox(B&) const {
+        return false;
+    }
 };
 
 void bm_nanoflann_perception(benchmark::State& state) {
@@ -516,7 +539,8 @@ void bm_nanoflann_perception(benchmark::State& state) {
     boids::starling::flock<lab::fvec3> f;
     starling_cloud_after(n, 1.0, p, v, f, 1);
     cloud_adaptor a{&p};
-    using tree_t = nanoflann::KDTreeSingleIndexAdaptor<nanoflann::L2_Simple_Adaptor<float, cloud_adaptor>, cloud_adaptor, 3>;
+    using tree_t =
+        nanoflann::KDTreeSingleIndexAdaptor<nanoflann::L2_Simple_Adaptor<float, cloud_adaptor>, cloud_adaptor, 3>;
     std::vector<unsigned> idx(25);
     std::vector<float> d2(25);
     for (auto _ : state) {
@@ -529,7 +553,8 @@ void bm_nanoflann_perception(benchmark::State& state) {
         }
         benchmark::DoNotOptimize(total);
     }
-    state.counters["ns_per_bird"] = benchmark::Counter(double(n) * 1e-9, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+    state.counters["ns_per_bird"] = benchmark::Counter(
+        double(n) * 1e-9, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 #endif
 
@@ -545,7 +570,7 @@ void register_starlings() {
 #endif
 }
 
-} // namespace
+}  // namespace
 
 int main(int argc, char** argv) {
     register_starlings();

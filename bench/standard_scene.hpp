@@ -16,7 +16,7 @@ struct f2 {
 struct f3 {
     float x, y, z;
 };
-} // namespace
+}  // namespace
 BOIDS_REGISTER_VECTOR2(f2, float, x, y)
 BOIDS_REGISTER_VECTOR3(f3, float, x, y, z)
 

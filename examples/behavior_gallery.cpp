@@ -12,7 +12,7 @@ namespace {
 struct vec {
     double x, y;
 };
-} // namespace
+}  // namespace
 BOIDS_REGISTER_VECTOR2(vec, double, x, y)
 
 namespace {
@@ -38,7 +38,8 @@ void write_svg(const picture& pic, const std::string& path) {
     };
     for (const auto& t : pic.trails)
         for (const auto& p : t.points) grow(p.x, p.y);
-    for (const auto& c : pic.circles) grow(c.centre.x - c.radius, c.centre.y - c.radius), grow(c.centre.x + c.radius, c.centre.y + c.radius);
+    for (const auto& c : pic.circles)
+        grow(c.centre.x - c.radius, c.centre.y - c.radius), grow(c.centre.x + c.radius, c.centre.y + c.radius);
     for (const auto& p : pic.arrows_from) grow(p.x, p.y);
     const double pad = 0.05 * std::max(x1 - x0, y1 - y0);
     x0 -= pad, y0 -= pad, x1 += pad, y1 += pad;
@@ -61,7 +62,8 @@ void write_svg(const picture& pic, const std::string& path) {
         for (const auto& p : t.points) out << X(p.x) << "," << Y(p.y) << " ";
         out << "\"/>\n";
         if (!t.points.empty())
-            out << "<circle cx=\"" << X(t.points[0].x) << "\" cy=\"" << Y(t.points[0].y) << "\" r=\"3\" fill=\"" << t.colour << "\"/>\n";
+            out << "<circle cx=\"" << X(t.points[0].x) << "\" cy=\"" << Y(t.points[0].y) << "\" r=\"3\" fill=\""
+                << t.colour << "\"/>\n";
     }
     out << "</svg>\n";
     std::printf("%s\n", path.c_str());
@@ -94,7 +96,8 @@ picture offset_pursuit() {
 
 picture interpose_hide() {
     const limits lim{5, 12, 0.2, 0};
-    picture pic{"interpose (blue) between two agents; hide (red) behind the rock from the threat (grey)", {}, {}, {}, {}};
+    picture pic{
+        "interpose (blue) between two agents; hide (red) behind the rock from the threat (grey)", {}, {}, {}, {}};
     vec a{0, 8}, av{2, 0}, b{0, -8}, bv{2, 0.6}, p{12, 14}, v{0, 0};
     trail ta{{}, "#999", true}, tb{{}, "#999", true}, tp{{}, palette[0]};
     pic.circles = {{{24, 0}, 2.5}};
@@ -105,7 +108,8 @@ picture interpose_hide() {
         boids::integrate(p, v, acc, dt, lim);
         a = boids::add_scaled(a, av, dt), b = boids::add_scaled(b, bv, dt);
         ta.points.push_back(a), tb.points.push_back(b), tp.points.push_back(p);
-        const vec ah = boids::hide<vec>{threat, tv, boids::span<const boids::sphere<vec>>(pic.circles), lim, 1.0, 2.0}(h, hv);
+        const vec ah =
+            boids::hide<vec>{threat, tv, boids::span<const boids::sphere<vec>>(pic.circles), lim, 1.0, 2.0}(h, hv);
         boids::integrate(h, hv, ah, dt, lim);
         threat = boids::add_scaled(threat, tv, dt);
         th.points.push_back(h), tt.points.push_back(threat);
@@ -116,7 +120,8 @@ picture interpose_hide() {
 
 picture flow() {
     const limits lim{4, 10, 0.3, 0};
-    picture pic{"flow field: a crowd shares one grid of desired velocities (a vortex), sampled bilinearly", {}, {}, {}, {}};
+    picture pic{
+        "flow field: a crowd shares one grid of desired velocities (a vortex), sampled bilinearly", {}, {}, {}, {}};
     const std::size_t n = 9;
     std::vector<vec> cells(n * n);
     for (std::size_t j = 0; j < n; ++j)
@@ -157,14 +162,16 @@ picture crowd() {
         for (std::size_t i = 0; i < p.size(); ++i) {
             boids::buffer_sink<double, 2> near{boids::span<boids::neighbor<double, 2>>(buf)};
             finder.for_each_within(i, 3.0, near);
-            const vec avoid = boids::avoid_obstacles<vec>{boids::span<const boids::sphere<vec>>(pic.circles), 0.3, lim}(p[i], v[i]);
+            const vec avoid =
+                boids::avoid_obstacles<vec>{boids::span<const boids::sphere<vec>>(pic.circles), 0.3, lim}(p[i], v[i]);
             acc[i] = boids::blend_priority(
                 lim.max_force, 1e-6, avoid,
                 boids::blend_weighted(lim.max_force, boids::weighted<vec>{2, space(i, v[i], near.result(), lim)},
                                       boids::weighted<vec>{2, boids::queue<vec>{1.5, 0.6, lim}(v[i], near.result())},
                                       boids::weighted<vec>{1, boids::arrive<vec>{{12, 0}, 2.0, lim}(p[i], v[i])}));
         }
-        for (std::size_t i = 0; i < p.size(); ++i) boids::integrate(p[i], v[i], acc[i], dt, lim), trails[i].points.push_back(p[i]);
+        for (std::size_t i = 0; i < p.size(); ++i)
+            boids::integrate(p[i], v[i], acc[i], dt, lim), trails[i].points.push_back(p[i]);
     }
     pic.trails = trails;
     return pic;
@@ -172,7 +179,11 @@ picture crowd() {
 
 picture leader_collisions_context() {
     const limits lim{6, 15, 0.2, 0};
-    picture pic{"left: follow the leader (dashed); middle: crossing agents avoid each other; right: context steering", {}, {}, {}, {}};
+    picture pic{"left: follow the leader (dashed); middle: crossing agents avoid each other; right: context steering",
+                {},
+                {},
+                {},
+                {}};
     // Leader following: three followers behind a leader on a gentle curve.
     vec lp{-40, 0}, lv{4, 0};
     std::vector<vec> p{{-36, 2}, {-45, -3}, {-47, 4}}, v(3, vec{0, 0});
@@ -194,9 +205,10 @@ picture leader_collisions_context() {
     for (int s = 0; s < 60 * 6; ++s) {
         vec a[2];
         for (std::size_t i = 0; i < 2; ++i)
-            a[i] = boids::blend_priority(lim.max_force, 1e-6,
-                                         boids::avoid_collisions<vec>{1.0, 3.0, lim}(i, boids::span<const vec>(q), boids::span<const vec>(w)),
-                                         boids::seek<vec>{goals[i], lim}(q[i], w[i]));
+            a[i] = boids::blend_priority(
+                lim.max_force, 1e-6,
+                boids::avoid_collisions<vec>{1.0, 3.0, lim}(i, boids::span<const vec>(q), boids::span<const vec>(w)),
+                boids::seek<vec>{goals[i], lim}(q[i], w[i]));
         for (std::size_t i = 0; i < 2; ++i) boids::integrate(q[i], w[i], a[i], dt, lim), tc[i].points.push_back(q[i]);
     }
     // Context steering around a rock straight ahead of the target.
@@ -211,7 +223,7 @@ picture leader_collisions_context() {
     pic.trails = {tl, tf[0], tf[1], tf[2], tc[0], tc[1], tx};
     return pic;
 }
-} // namespace
+}  // namespace
 
 int main(int argc, char** argv) {
     if (argc != 2) {

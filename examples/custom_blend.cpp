@@ -36,7 +36,8 @@ int main() {
     const boids::separation_rule<vec> separate{cfg.separate, lim};
     const boids::alignment_rule<vec> align{boids::alignment<vec>{}, lim};
     const boids::cohesion_rule<vec> cohere{boids::cohesion<vec>{}, lim};
-    const boids::avoid_obstacles<vec> avoid{boids::span<const boids::sphere<vec>>(rocks.data(), rocks.size()), 4.f, lim};
+    const boids::avoid_obstacles<vec> avoid{boids::span<const boids::sphere<vec>>(rocks.data(), rocks.size()), 4.f,
+                                            lim};
 
     auto blend = [&](const boids::boid_view<vec>& b, const boids::neighborhood_summary<vec>& s) {
         const std::size_t kind = species[b.index];
@@ -47,7 +48,8 @@ int main() {
             a += boids::flee<vec>{vec(0), 150.f, lim, boids::flee_outside::ignore}(away, b.velocity) * 3.0f;
         }
         // Rocks first: a priority blend keeps the dodge whole when there is one.
-        return boids::blend_priority(lim.max_force, 1e-3f, avoid(b.position, b.velocity), boids::clamp_magnitude(a, lim.max_force));
+        return boids::blend_priority(lim.max_force, 1e-3f, avoid(b.position, b.velocity),
+                                     boids::clamp_magnitude(a, lim.max_force));
     };
 
     boids::uniform_grid<vec> grid(cfg.world, cfg.view_radius);
@@ -60,10 +62,12 @@ int main() {
         boids::flock_step(pos, vel, cfg, grid, ws, dt, blend);
     }
     std::printf("10 s, %zu boids: order %.3f, spacing %.1f px; path: %s (%s), %zu boids off the kernel\n", pos.size(),
-                static_cast<double>(boids::heading_order(vel)), static_cast<double>(boids::mean_nearest_distance(pos, grid)),
+                static_cast<double>(boids::heading_order(vel)),
+                static_cast<double>(boids::mean_nearest_distance(pos, grid)),
                 ws.report.path == boids::flock_path::fused_kernel ? "fused kernel" : "per boid", ws.report.reason,
                 ws.report.boids_off_kernel);
     bool finite = true;
-    for (std::size_t i = 0; i < pos.size(); ++i) finite = finite && boids::is_finite(pos[i]) && boids::is_finite(vel[i]);
+    for (std::size_t i = 0; i < pos.size(); ++i)
+        finite = finite && boids::is_finite(pos[i]) && boids::is_finite(vel[i]);
     return finite && ws.report.path == boids::flock_path::fused_kernel ? 0 : 1;
 }

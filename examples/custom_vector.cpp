@@ -25,8 +25,7 @@ int main() {
         const Vector2 accel = boids::arrive<Vector2>{target, 140.f, limits}(position, velocity);
         boids::integrate(position, velocity, accel, dt, limits);
     }
-    std::printf("after 4 s: (%.2f, %.2f), %.3f px from the target\n",
-                static_cast<double>(position.x), static_cast<double>(position.y),
-                static_cast<double>(boids::distance(position, target)));
+    std::printf("after 4 s: (%.2f, %.2f), %.3f px from the target\n", static_cast<double>(position.x),
+                static_cast<double>(position.y), static_cast<double>(boids::distance(position, target)));
     return boids::distance(position, target) < 1.f ? 0 : 1;
 }

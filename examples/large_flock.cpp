@@ -38,7 +38,7 @@ int main() {
     boids::uniform_grid<vec2> grid(cfg.world, cfg.view_radius);
     boids::flock_workspace<vec2> ws;
     boids::thread_pool pool(std::thread::hardware_concurrency());  // ours, kept between frames
-    std::vector<vec2> scratch;                                    // reused by every reorder
+    std::vector<vec2> scratch;                                     // reused by every reorder
     std::vector<std::uint32_t> tag_scratch;
 
     const int frames = 96, reorder_every = 32;
@@ -62,9 +62,10 @@ int main() {
     std::vector<char> seen(n, 0);
     std::size_t distinct = 0;
     for (const auto t : tag) distinct += seen[t]++ == 0 ? 1u : 0u;
-    std::printf("%zu boids, %zu threads: %.1f ms a frame in our own order, %.1f ms in cell order "
-                "(reordered every %d frames, included); %zu of %zu tags intact\n",
-                n, pool.concurrency(), unordered_ms / reorder_every,
-                ordered_ms / (frames - reorder_every), reorder_every, distinct, n);
+    std::printf(
+        "%zu boids, %zu threads: %.1f ms a frame in our own order, %.1f ms in cell order "
+        "(reordered every %d frames, included); %zu of %zu tags intact\n",
+        n, pool.concurrency(), unordered_ms / reorder_every, ordered_ms / (frames - reorder_every), reorder_every,
+        distinct, n);
     return distinct == n ? 0 : 1;
 }

@@ -26,8 +26,7 @@ int main() {
             const auto hood = found.result();
             // Our own blend: the lesson's weights, but we could add anything here.
             accel[i] = boids::blend_weighted(
-                cfg.limits.max_force,
-                boids::weighted<vec>{1.8f, cfg.separate(i, vel[i], hood, cfg.limits)},
+                cfg.limits.max_force, boids::weighted<vec>{1.8f, cfg.separate(i, vel[i], hood, cfg.limits)},
                 boids::weighted<vec>{1.0f, cfg.align(vel[i], hood, boids::span<const vec>(vel), cfg.limits)},
                 boids::weighted<vec>{0.8f, cfg.cohere(vel[i], hood, cfg.limits)});
         }

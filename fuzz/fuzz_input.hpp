@@ -42,11 +42,11 @@ private:
 };
 
 // A check that stays on in release builds: a fuzz finding must crash.
-#define FUZZ_CHECK(cond)                                                                     \
-    do {                                                                                      \
-        if (!(cond)) {                                                                        \
-            __builtin_trap();                                                                 \
-        }                                                                                     \
-    } while (0)
+#define FUZZ_CHECK(cond) \
+  do {                   \
+    if (!(cond)) {       \
+      __builtin_trap();  \
+    }                    \
+  } while (0)
 
-} // namespace fuzz
+}  // namespace fuzz

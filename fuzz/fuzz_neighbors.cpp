@@ -38,7 +38,7 @@ std::vector<rec> nearest(const F& f, std::size_t i, std::size_t k, double max_r)
     for (const auto& n : knn.result()) out.emplace_back(n.index, n.distance_squared, n.offset[0], n.offset[1]);
     return out;
 }
-} // namespace
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     fuzz::input in(data, size);

@@ -14,16 +14,16 @@
 #include "starlings.hpp"
 #include "vehicle.hpp"
 
-#define FUZZ_CHECK(cond) \
-    do {                 \
-        if (!(cond)) __builtin_trap(); \
-    } while (0)
+#define FUZZ_CHECK(cond)           \
+  do {                             \
+    if (!(cond)) __builtin_trap(); \
+  } while (0)
 
 namespace {
 struct dvec3 {
     double x, y, z;
 };
-} // namespace
+}  // namespace
 BOIDS_REGISTER_VECTOR3(dvec3, double, x, y, z)
 
 namespace {
@@ -55,7 +55,7 @@ void flock_round_trip(const std::vector<unsigned char>& bytes) {
     }
     for (int s = 0; s < 3; ++s) f.step(boids::span<V>(p), boids::span<V>(v));
 }
-} // namespace
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     if (size == 0) return 0;
@@ -63,12 +63,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::vector<unsigned char> bytes(data + 1, data + size);
     if ((data[0] & 0x80) != 0) fix_checksum(bytes);
     switch (which % 5) {
-    case 0:
-        flock_round_trip<lab::fvec3>(bytes);
-        break;
-    case 1:
-        flock_round_trip<dvec3>(bytes);
-        break;
+    case 0: flock_round_trip<lab::fvec3>(bytes); break;
+    case 1: flock_round_trip<dvec3>(bytes); break;
     case 2: {
         boids::starling::flock<lab::fvec3> f;
         std::vector<lab::fvec3> p, v;

@@ -20,7 +20,7 @@ struct f2 {
 struct d3 {
     double x, y, z;
 };
-} // namespace
+}  // namespace
 BOIDS_REGISTER_VECTOR2(f2, float, x, y)
 BOIDS_REGISTER_VECTOR3(d3, double, x, y, z)
 
@@ -50,8 +50,7 @@ void run(const char* name, boids::flock_config<V> cfg, std::size_t n, int steps)
     boids::lesson::scatter(7, cfg, p, v, n);
     boids::uniform_grid<V> grid(cfg.world, cfg.view_radius);
     boids::flock_workspace<V> ws;
-    for (int s = 0; s < steps; ++s)
-        boids::flock_step(boids::span<V>(p), boids::span<V>(v), cfg, grid, ws, S(0.05));
+    for (int s = 0; s < steps; ++s) boids::flock_step(boids::span<V>(p), boids::span<V>(v), cfg, grid, ws, S(0.05));
     std::printf("%-28s %016llx\n", name, static_cast<unsigned long long>(digest(p, v)));
 }
 
@@ -66,7 +65,7 @@ boids::flock_config<V> scene(boids::edges kind, double side, double radius) {
     c.separate.radius = S(radius * 0.6);
     return c;
 }
-} // namespace
+}  // namespace
 
 int main() {
     using boids::edges;

@@ -41,7 +41,7 @@ long allocations_after_first_step(Finder finder, boids::neighborhood_kind kind) 
     for (int s = 0; s < 20; ++s) boids::flock_step(ps, vs, cfg, finder, ws, 1.0 / 60);
     return g_allocations.load() - before;
 }
-} // namespace
+}  // namespace
 
 TEST_CASE("a steady-state flock step allocates nothing", "[flock][allocation]") {
     const auto cfg = boids::lesson::config<lab::vec2>();
@@ -57,7 +57,8 @@ TEST_CASE("a steady-state flock step allocates nothing", "[flock][allocation]") 
     CHECK(g_allocations.load() > before);
 }
 
-TEST_CASE("a steady-state step on a thread_pool allocates nothing, the grid built in parallel", "[flock][allocation][threads]") {
+TEST_CASE("a steady-state step on a thread_pool allocates nothing, the grid built in parallel",
+          "[flock][allocation][threads]") {
     // 10,000 boids: above the size where the grid's build is split into tasks.
     auto cfg = boids::lesson::config<lab::vec2>();
     cfg.world.size = {3000, 2000};

@@ -13,7 +13,7 @@ bool finite_all(const std::vector<V>& xs) {
         if (!boids::is_finite(x)) return false;
     return true;
 }
-} // namespace
+}  // namespace
 
 TEMPLATE_TEST_CASE("behaviours on degenerate input stay finite", "[contract]", BOIDS_ALL_VEC_TYPES) {
     using V = TestType;
@@ -136,7 +136,8 @@ TEST_CASE("guarded inputs get defined answers where asserts are off", "[contract
         if (kind != boids::edges::open) w.size = {10, 10};
         boids::all_pairs<V> ref(w);
         ref.build(boids::span<const V>(cloud));
-        for (double cell : {0.0, -1.0, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
+        for (double cell :
+             {0.0, -1.0, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
             CAPTURE(static_cast<int>(kind), cell);
             boids::uniform_grid<V> u(w, cell);
             boids::hashed_grid<V> h(w, cell);

@@ -7,7 +7,7 @@
 namespace {
 using V = glm::dvec3;
 const boids::banking_flight<double> model{};
-} // namespace
+}  // namespace
 
 TEST_CASE("flight: level flight with no request stays level and at speed", "[flight]") {
     V v(10, 0, 0);
@@ -67,7 +67,7 @@ TEST_CASE("flight: the bird rolls in faster than it rolls out, and lift lags the
     for (int i = 0; i < 60; ++i) model.advance(v, V(0, 0, -12), st, f);
     CHECK(st.bank > early_bank + 0.2);     // still banking further into the turn
     CHECK(st.lift > 1.1 * model.gravity);  // and lift has caught up: L cos(bank) holds the bird up
-    CHECK(v.z < 0);  // turning toward -z: the left of a bird flying +x
+    CHECK(v.z < 0);                        // turning toward -z: the left of a bird flying +x
 }
 
 TEST_CASE("flight: dt = 0, a zero velocity and a NaN request give finite output", "[flight][contract]") {
@@ -90,7 +90,8 @@ TEST_CASE("flight: dt = 0, a zero velocity and a NaN request give finite output"
     CHECK(std::string(bad.validate().field) == "max_bank");
 }
 
-TEST_CASE("flight: a state copied mid-flight, or its bytes, flies as the original, bit for bit", "[flight][determinism]") {
+TEST_CASE("flight: a state copied mid-flight, or its bytes, flies as the original, bit for bit",
+          "[flight][determinism]") {
     static_assert(std::is_trivially_copyable_v<boids::flight_state<plain_dvec3>>, "its bytes are the whole state");
     using P = plain_dvec3;
     const auto f = model.factors_for(1.0 / 30);

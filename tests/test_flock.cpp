@@ -66,10 +66,11 @@ std::pair<std::vector<V>, std::vector<V>> grid_steps(const boids::flock_config<V
     auto p = p0, v = v0;
     boids::uniform_grid<V> grid(cfg.world, cfg.view_radius);
     boids::flock_workspace<V> ws;
-    for (int s = 0; s < steps; ++s) boids::flock_step(boids::span<V>(p), boids::span<V>(v), cfg, grid, ws, 0.1, executor);
+    for (int s = 0; s < steps; ++s)
+        boids::flock_step(boids::span<V>(p), boids::span<V>(v), cfg, grid, ws, 0.1, executor);
     return std::make_pair(p, v);
 }
-} // namespace
+}  // namespace
 
 TEST_CASE("grid and all-pairs steps give the same flock, bit for bit", "[flock]") {
     auto cfg = boids::lesson::config<lab::vec2>();
@@ -81,7 +82,8 @@ TEST_CASE("grid and all-pairs steps give the same flock, bit for bit", "[flock]"
     auto run = [&](auto finder) {
         auto p = p0, v = v0;
         boids::flock_workspace<lab::vec2> ws;
-        for (int s = 0; s < 200; ++s) boids::flock_step(boids::span<lab::vec2>(p), boids::span<lab::vec2>(v), cfg, finder, ws, 1.0 / 60);
+        for (int s = 0; s < 200; ++s)
+            boids::flock_step(boids::span<lab::vec2>(p), boids::span<lab::vec2>(v), cfg, finder, ws, 1.0 / 60);
         return std::make_pair(p, v);
     };
     const auto a = run(boids::all_pairs<lab::vec2>(cfg.world));
@@ -106,8 +108,8 @@ void per_boid_step(std::vector<V>& p, std::vector<V>& v, const boids::flock_conf
     std::vector<V> a(p.size());
     const boids::span<const V> pos(p), vel(v);
     for (std::size_t i = 0; i < p.size(); ++i)
-        a[i] = boids::flock_acceleration(i, pos, vel,
-                                         boids::find_neighbors(i, finder, vel, cfg, boids::span<boids::neighbor<S, D>>(buf)), cfg);
+        a[i] = boids::flock_acceleration(
+            i, pos, vel, boids::find_neighbors(i, finder, vel, cfg, boids::span<boids::neighbor<S, D>>(buf)), cfg);
     for (std::size_t i = 0; i < p.size(); ++i)
         if (boids::is_finite(p[i]) && boids::is_finite(v[i])) boids::detail::move_boid(p[i], v[i], a[i], S(dt), cfg);
 }
@@ -145,7 +147,8 @@ void check_batched_step(const boids::flock_config<V>& cfg, std::size_t n, std::u
             for (std::size_t i = 0; i < a.size(); ++i)
                 for (std::size_t d = 0; d < boids::dimension_v<V>; ++d) {
                     const double ad = boids::get(a[i], d), bd = boids::get(b[i], d);
-                    if (!((std::isnan(ad) && std::isnan(bd)) || std::fabs(ad - bd) <= 1e-9 * (1 + std::fabs(bd)))) return false;
+                    if (!((std::isnan(ad) && std::isnan(bd)) || std::fabs(ad - bd) <= 1e-9 * (1 + std::fabs(bd))))
+                        return false;
                 }
             return true;
         };
@@ -159,7 +162,7 @@ void check_batched_step(const boids::flock_config<V>& cfg, std::size_t n, std::u
     if (cfg.world.kind != boids::edges::toroidal) CHECK(agree(run(boids::hashed_grid<V>(cfg.world, cfg.view_radius))));
     CHECK_FALSE(same_bits(reference.first, p0));  // they moved
 }
-} // namespace
+}  // namespace
 
 TEST_CASE("the batched last stage gives the per-boid step's bits, over every finder", "[flock]") {
     SECTION("3D, topological, linear separation") { check_batched_step(cube_config(12), 1500, 5); }
@@ -197,7 +200,8 @@ TEST_CASE("the threaded step equals the one-thread step bit for bit", "[flock][t
         boids::uniform_grid<lab::vec3> grid(cfg.world, cfg.view_radius);
         boids::flock_workspace<lab::vec3> ws;
         for (int s = 0; s < 20; ++s)
-            boids::flock_step(boids::span<lab::vec3>(p), boids::span<lab::vec3>(v), cfg, grid, ws, 0.1, boids::thread_count{threads});
+            boids::flock_step(boids::span<lab::vec3>(p), boids::span<lab::vec3>(v), cfg, grid, ws, 0.1,
+                              boids::thread_count{threads});
         return p;
     };
     const auto one = run(1);
@@ -206,7 +210,8 @@ TEST_CASE("the threaded step equals the one-thread step bit for bit", "[flock][t
     CHECK(same_bits(one, run(8)));
 }
 
-TEST_CASE("a step on a thread_pool equals the sequential step bit for bit, grid built in parallel too", "[flock][threads]") {
+TEST_CASE("a step on a thread_pool equals the sequential step bit for bit, grid built in parallel too",
+          "[flock][threads]") {
     // 10,000 boids: above the size where the grid's build is split into tasks.
     auto cfg = cube_config(30);
     SECTION("metric, through the grid's vectorised kernel") { cfg.neighbors = boids::neighborhood_kind::metric; }
@@ -297,7 +302,8 @@ TEST_CASE("a NaN boid is not seen and does not spread", "[flock][finite]") {
     v[20] = {std::numeric_limits<double>::infinity(), 0};
     boids::uniform_grid<lab::vec2> grid(cfg.world, cfg.view_radius);
     boids::flock_workspace<lab::vec2> ws;
-    for (int s = 0; s < 300; ++s) boids::flock_step(boids::span<lab::vec2>(p), boids::span<lab::vec2>(v), cfg, grid, ws, 1.0 / 60);
+    for (int s = 0; s < 300; ++s)
+        boids::flock_step(boids::span<lab::vec2>(p), boids::span<lab::vec2>(v), cfg, grid, ws, 1.0 / 60);
     for (std::size_t i = 0; i < p.size(); ++i) {
         if (i == 10 || i == 20) continue;
         CAPTURE(i);
@@ -317,7 +323,8 @@ TEST_CASE("degenerate flocks: none, one, dt = 0, k larger than the flock", "[flo
         const auto before = p;
         boids::flock_step(boids::span<lab::vec3>(p), boids::span<lab::vec3>(v), cfg, grid, ws, 0.0);
         CHECK(same_bits(p, before));
-        for (int s = 0; s < 50; ++s) boids::flock_step(boids::span<lab::vec3>(p), boids::span<lab::vec3>(v), cfg, grid, ws, 0.1);
+        for (int s = 0; s < 50; ++s)
+            boids::flock_step(boids::span<lab::vec3>(p), boids::span<lab::vec3>(v), cfg, grid, ws, 0.1);
         for (std::size_t i = 0; i < n; ++i) CHECK((boids::is_finite(p[i]) && boids::is_finite(v[i])));
     }
 }
@@ -355,7 +362,8 @@ TEST_CASE("the grid's kernel (finder order) tracks the index-ordered step", "[fl
     }
 }
 
-TEST_CASE("a grid three cells across steps on one block of the whole flock, alike on any thread count", "[flock][threads]") {
+TEST_CASE("a grid three cells across steps on one block of the whole flock, alike on any thread count",
+          "[flock][threads]") {
     // Every cell's block would hold every boid: one block in slot order, filled once
     // per task, the minimum image lane by lane. 800 boids: several tasks.
     auto cfg = cube_config(9.5);
@@ -380,7 +388,8 @@ TEST_CASE("a grid three cells across steps on one block of the whole flock, alik
     CHECK(worst > 0);     // which differs: the kernel ran, not the general path
 }
 
-TEST_CASE("the 3D kernel tracks the index-ordered step in blocks of more candidates than one of its chunks", "[flock]") {
+TEST_CASE("the 3D kernel tracks the index-ordered step in blocks of more candidates than one of its chunks",
+          "[flock]") {
     // 800 boids in a torus 4 cells across: every block holds 27 of the 64 cells, about
     // 340 candidates, so the kernel's velocity loop (3D: a second loop over the masks
     // the first kept, 256 candidates at a time) runs over two chunks.
@@ -445,7 +454,7 @@ std::size_t crowded_boids(const boids::flock_config<V>& cfg, const std::vector<V
     }
     return crowded;
 }
-} // namespace
+}  // namespace
 
 TEST_CASE("a crowded boid heeds its max_neighbors nearest on the kernel, as on the general path", "[flock][heed]") {
     // Boids with more neighbours than max_neighbors: the fused step finds the radius of
@@ -453,19 +462,19 @@ TEST_CASE("a crowded boid heeds its max_neighbors nearest on the kernel, as on t
     // wrong ones, moves a velocity by far more than summation order does (over 1e-3 here).
     // (With a cone, a crowded boid takes the general path: checked here as well.)
     for (double angle : {360.0, 270.0})
-    for (auto edges : {boids::edges::bounded, boids::edges::toroidal}) {
-        auto cfg = boids::lesson::config<lab::vec2>();
-        cfg.world.kind = edges;
-        cfg.view_angle = angle;
-        cfg.max_neighbors = 5;
-        std::vector<lab::vec2> p0, v0;
-        boids::lesson::scatter(21, cfg, p0, v0, 600);
-        const std::size_t crowded = crowded_boids(cfg, p0);
-        CAPTURE(angle, static_cast<int>(edges), crowded);
-        REQUIRE(crowded > 200);
-        CHECK(finder_against_index(cfg, p0, v0, 1, false) < 1e-9);  // summation order only
-        CHECK(finder_against_index(cfg, p0, v0, 30, true) < 1e-8);
-    }
+        for (auto edges : {boids::edges::bounded, boids::edges::toroidal}) {
+            auto cfg = boids::lesson::config<lab::vec2>();
+            cfg.world.kind = edges;
+            cfg.view_angle = angle;
+            cfg.max_neighbors = 5;
+            std::vector<lab::vec2> p0, v0;
+            boids::lesson::scatter(21, cfg, p0, v0, 600);
+            const std::size_t crowded = crowded_boids(cfg, p0);
+            CAPTURE(angle, static_cast<int>(edges), crowded);
+            REQUIRE(crowded > 200);
+            CHECK(finder_against_index(cfg, p0, v0, 1, false) < 1e-9);  // summation order only
+            CHECK(finder_against_index(cfg, p0, v0, 30, true) < 1e-8);
+        }
     // 3D, metric: the same in a ball.
     auto cfg = cube_config(8.0);
     cfg.neighbors = boids::neighborhood_kind::metric;
@@ -478,7 +487,8 @@ TEST_CASE("a crowded boid heeds its max_neighbors nearest on the kernel, as on t
     CHECK(finder_against_index(cfg, p0, v0, 1, false) < 1e-9);
 }
 
-TEST_CASE("a crowded boid whose last heeded neighbours tie in distance takes the general path's choice by index", "[flock][heed]") {
+TEST_CASE("a crowded boid whose last heeded neighbours tie in distance takes the general path's choice by index",
+          "[flock][heed]") {
     // A square lattice: every boid has 4 neighbours at 1 and 4 at sqrt(2), so the
     // 6 nearest end within a tie. The general path keeps the lower indices; a radius
     // cannot tell them apart, so the kernel hands such a boid over.
@@ -526,11 +536,13 @@ TEST_CASE("heeded_radius_squared: exactly the nearest within it, or a tie left t
             CAPTURE(avx, heed, t2);
             CHECK(within == heed);
             // Left to count the neighbours itself (a boid predicted to be crowded): the same limit.
-            CHECK(boids::detail::heeded_radius_squared(avx, block, q, heed, boids::detail::neighbours_unknown, scratch) == t2);
+            CHECK(boids::detail::heeded_radius_squared(avx, block, q, heed, boids::detail::neighbours_unknown,
+                                                       scratch) == t2);
         }
         // Not crowded: as many neighbours as it heeds, or fewer. The radius as it was.
         for (std::size_t heed : {99u, 120u})
-            CHECK(boids::detail::heeded_radius_squared(avx, block, q, heed, boids::detail::neighbours_unknown, scratch) == q.r2);
+            CHECK(boids::detail::heeded_radius_squared(avx, block, q, heed, boids::detail::neighbours_unknown,
+                                                       scratch) == q.r2);
     }
     // The 3rd nearest and the 4th at the same distance: no radius takes exactly 3.
     block.size = 0;
@@ -548,7 +560,8 @@ TEST_CASE("heeded_radius_squared: exactly the nearest within it, or a tie left t
     CHECK(within > 3);  // the caller sees more than it heeds and takes the general path
 }
 
-TEST_CASE("a flock's state is its two arrays: a fresh grid and workspace mid-run give the same bits", "[flock][determinism]") {
+TEST_CASE("a flock's state is its two arrays: a fresh grid and workspace mid-run give the same bits",
+          "[flock][determinism]") {
     // What rollback needs: copy the positions and velocities, step the copy with new
     // scratch (or the same), and get what the original gets. Nothing else carries over.
     auto cfg = boids::lesson::config<lab::vec2>();
@@ -559,14 +572,16 @@ TEST_CASE("a flock's state is its two arrays: a fresh grid and workspace mid-run
         auto p1 = p, v1 = v;
         boids::uniform_grid<lab::vec2> grid(cfg.world, cfg.view_radius);
         boids::flock_workspace<lab::vec2> ws;
-        for (int s = 0; s < 60; ++s) boids::flock_step(boids::span<lab::vec2>(p1), boids::span<lab::vec2>(v1), cfg, grid, ws, 1.0 / 60);
+        for (int s = 0; s < 60; ++s)
+            boids::flock_step(boids::span<lab::vec2>(p1), boids::span<lab::vec2>(v1), cfg, grid, ws, 1.0 / 60);
         auto p2 = p1, v2 = v1;  // the copy, stepped with new scratch every step
         bool same = true;
         for (int s = 0; s < 60; ++s) {
             boids::flock_step(boids::span<lab::vec2>(p1), boids::span<lab::vec2>(v1), cfg, grid, ws, 1.0 / 60);
             boids::uniform_grid<lab::vec2> fresh_grid(cfg.world, cfg.view_radius);
             boids::flock_workspace<lab::vec2> fresh_ws;
-            boids::flock_step(boids::span<lab::vec2>(p2), boids::span<lab::vec2>(v2), cfg, fresh_grid, fresh_ws, 1.0 / 60);
+            boids::flock_step(boids::span<lab::vec2>(p2), boids::span<lab::vec2>(v2), cfg, fresh_grid, fresh_ws,
+                              1.0 / 60);
             same = same && same_bits(p1, p2) && same_bits(v1, v2);
         }
         CAPTURE(static_cast<int>(kind));

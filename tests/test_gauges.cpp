@@ -11,16 +11,19 @@ TEMPLATE_TEST_CASE("gauges on hand-checked flocks", "[gauges]", BOIDS_ALL_VEC_TY
     // Nearest distances 3, 3, 4.
     CHECK(static_cast<double>(boids::mean_nearest_distance(boids::span<const V>(p))) == Approx(10.0 / 3).epsilon(1e-6));
     boids::uniform_grid<V> grid(boids::world_for<V>{}, S(2));
-    CHECK(static_cast<double>(boids::mean_nearest_distance(boids::span<const V>(p), grid)) == Approx(10.0 / 3).epsilon(1e-6));
+    CHECK(static_cast<double>(boids::mean_nearest_distance(boids::span<const V>(p), grid)) ==
+          Approx(10.0 / 3).epsilon(1e-6));
     // On a 10-wide torus, 0 and 9 are 1 apart.
     std::vector<V> q{test::make<V>(0, 0), test::make<V>(9, 0)};
     auto torus = boids::world_for<V>::unbounded();
     torus.kind = boids::edges::toroidal;
     torus.size.fill(S(10));
-    CHECK(static_cast<double>(boids::mean_nearest_distance(boids::span<const V>(q), torus)) == Approx(1.0).epsilon(1e-6));
+    CHECK(static_cast<double>(boids::mean_nearest_distance(boids::span<const V>(q), torus)) ==
+          Approx(1.0).epsilon(1e-6));
     // Order and polarization.
     std::vector<V> v{test::make<V>(2, 0), test::make<V>(0, 2)};
-    CHECK(static_cast<double>(boids::heading_order(boids::span<const V>(v))) == Approx(std::sqrt(2.0) / 2).epsilon(1e-6));
+    CHECK(static_cast<double>(boids::heading_order(boids::span<const V>(v))) ==
+          Approx(std::sqrt(2.0) / 2).epsilon(1e-6));
     std::vector<V> w{test::make<V>(1, 0), test::make<V>(5, 0), boids::zero<V>()};
     CHECK(static_cast<double>(boids::polarization(boids::span<const V>(w))) == Approx(1.0).epsilon(1e-6));
     CHECK(static_cast<double>(boids::heading_order(boids::span<const V>(w))) == Approx(1.0).epsilon(1e-6));

@@ -39,7 +39,7 @@ std::string fmt(double v) {
     std::snprintf(b, sizeof b, "%.17g", v);
     return b;
 }
-} // namespace
+}  // namespace
 
 TEST_CASE("boids-lab vehicle reproduces the warm-up fixture within 1e-6 px", "[lab][vehicle]") {
     std::string error;
@@ -61,8 +61,8 @@ TEST_CASE("boids-lab vehicle reproduces the warm-up fixture within 1e-6 px", "[l
         REQUIRE(f.size() == 12);
         const std::string out = tmp_path("warmup_" + std::to_string(cases) + ".csv");
         const std::string args = "vehicle --mode=" + mode + " --steps=" + fmt(f[0]) + " --dt=" + fmt(f[1]) +
-                                 " --pos=" + fmt(f[2]) + "," + fmt(f[3]) + " --vel=" + fmt(f[4]) + "," +
-                                 fmt(f[5]) + " --target=" + fmt(f[6]) + "," + fmt(f[7]) + " --out=" + out;
+                                 " --pos=" + fmt(f[2]) + "," + fmt(f[3]) + " --vel=" + fmt(f[4]) + "," + fmt(f[5]) +
+                                 " --target=" + fmt(f[6]) + "," + fmt(f[7]) + " --out=" + out;
         CAPTURE(args);
         const auto r = run_lab(args);
         REQUIRE(r.code == 0);
@@ -82,31 +82,31 @@ TEST_CASE("boids-lab refuses bad input with one line and exit code 2", "[lab][er
         o << "precious\n";
     }
     const char* bad[] = {
-        "",                                         // no command
-        "fly",                                      // unknown command
-        "vehicle --mode=orbit",                     // unknown mode
-        "vehicle --bogus=1",                        // unknown flag
-        "vehicle --dt=0",                           // dt <= 0
+        "",                      // no command
+        "fly",                   // unknown command
+        "vehicle --mode=orbit",  // unknown mode
+        "vehicle --bogus=1",     // unknown flag
+        "vehicle --dt=0",        // dt <= 0
         "vehicle --dt=-0.1",
-        "vehicle --dt=abc",                         // malformed number
-        "vehicle --pos=1",                          // malformed vector
+        "vehicle --dt=abc",  // malformed number
+        "vehicle --pos=1",   // malformed vector
         "vehicle --pos=1,2,3",
         "vehicle --pos=1,nan",
         "vehicle --steps=-3",
-        "vehicle --slow-radius=-5",                 // negative radius
+        "vehicle --slow-radius=-5",  // negative radius
         "vehicle --panic-radius=-1",
-        "vehicle --dt",                             // missing value
+        "vehicle --dt",  // missing value
         "vehicle --world=0,10",
         "vehicle --mode=seek --mode=flee",
-        "vehicle --mode=follow-path",              // needs --path
+        "vehicle --mode=follow-path",               // needs --path
         "vehicle --mode=avoid --obstacles=1,2,-3",  // negative radius
         "vehicle --mode=avoid --obstacles=1,2",     // malformed list
         "vehicle --mode=follow-path '--path=1,2;3'",
         "vehicle --mode=contain --bounds=5,5,1,1",
-        "vehicle --no-wrap=1",                      // a bare flag with a value
-        "flock --init=/nonexistent/file.csv",        // missing file
+        "vehicle --no-wrap=1",                                    // a bare flag with a value
+        "flock --init=/nonexistent/file.csv",                     // missing file
         "flock --init=" BOIDS_FIXTURES_DIR "/lesson/warmup.csv",  // wrong header
-        "flock --min-speed=500",                    // minimum above the maximum
+        "flock --min-speed=500",                                  // minimum above the maximum
         "flock --neighbors=kd-tree",
         "flock --rules=separation,flying",
         "flock --weights=1,2,3",
@@ -239,8 +239,8 @@ TEST_CASE("the CSV reader names the bad line", "[lab][csv]") {
 TEST_CASE("boids-lab starlings: the JSON line and the flock file", "[lab][starling]") {
     const std::string out = tmp_path("starlings-" + std::to_string(getpid()) + ".csv");
     const std::string log = tmp_path("starlings-" + std::to_string(getpid()) + ".txt");
-    const std::string cmd = std::string("'") + BOIDS_LAB_EXE + "' starlings --birds=150 --seconds=6 --seed=4 --json --out=" + out +
-                            " >'" + log + "'";
+    const std::string cmd = std::string("'") + BOIDS_LAB_EXE +
+                            "' starlings --birds=150 --seconds=6 --seed=4 --json --out=" + out + " >'" + log + "'";
     REQUIRE(std::system(cmd.c_str()) == 0);
     std::istringstream lines(slurp(log));
     std::string line, last;
@@ -283,7 +283,7 @@ TEST_CASE("boids-lab --load refuses bad snapshots with one line, keeping the old
         {"starlings", birds.substr(0, 60)},
         {"starlings", flipped},
         {"starlings", birds + "x"},
-        {"starlings", wander},                  // another kind
+        {"starlings", wander},  // another kind
         {"vehicle --mode=wander --steps=30", birds},
         {"vehicle --mode=seek --steps=30", wander},   // another mode
         {"vehicle --mode=wander --steps=5", wander},  // past --steps
@@ -310,7 +310,8 @@ TEST_CASE("boids-lab --load refuses bad snapshots with one line, keeping the old
     CHECK(fixed.code == 2);
     CHECK(fixed.err.find("--k: the birds and the model come from --load's snapshot") != std::string::npos);
     CHECK(run_lab("starlings --save=" + out).err.find("--save-at and --save go together") != std::string::npos);
-    CHECK(run_lab("vehicle --steps=10 --save-at=11 --save=" + out).err.find("--save-at: past --steps") != std::string::npos);
+    CHECK(run_lab("vehicle --steps=10 --save-at=11 --save=" + out).err.find("--save-at: past --steps") !=
+          std::string::npos);
     CHECK(slurp(out) == "precious\n");
     CHECK(run_lab("starlings --seconds=1 --load=" + good_birds + " --out=" + out).code == 0);
     CHECK(slurp(out) != "precious\n");

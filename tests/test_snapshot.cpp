@@ -28,7 +28,7 @@ std::vector<unsigned char> sample() {
     w.finish();
     return bytes;
 }
-} // namespace
+}  // namespace
 
 TEST_CASE("snapshot: every field reads back bit for bit", "[snapshot]") {
     const auto bytes = sample();

@@ -2,8 +2,7 @@
 #include "test_support.hpp"
 #include <boids/steer.hpp>
 
-TEMPLATE_TEST_CASE("steer_toward closes the velocity gap within the reaction time", "[steer]",
-                   BOIDS_ALL_VEC_TYPES) {
+TEMPLATE_TEST_CASE("steer_toward closes the velocity gap within the reaction time", "[steer]", BOIDS_ALL_VEC_TYPES) {
     using V = TestType;
     using S = boids::scalar_t<V>;
     const V desired = test::make<V>(10, 0);

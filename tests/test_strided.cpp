@@ -16,7 +16,7 @@ struct entity {
     lab::vec2 vel;
     double mass;
 };
-} // namespace
+}  // namespace
 
 TEST_CASE("strided_span: a member of every struct", "[strided]") {
     std::vector<entity> e(3);
@@ -37,7 +37,8 @@ TEST_CASE("strided_span: a member of every struct", "[strided]") {
     CHECK((as_strided[1].y == 4 && as_strided.stride() == sizeof(lab::vec2)));
 }
 
-TEST_CASE("the step over members of structs equals the step over arrays, bit for bit, and touches nothing else", "[strided][flock]") {
+TEST_CASE("the step over members of structs equals the step over arrays, bit for bit, and touches nothing else",
+          "[strided][flock]") {
     using V = lab::vec2;
     auto cfg = boids::lesson::config<V>();
     SECTION("metric, the fused kernel") {}
@@ -48,7 +49,8 @@ TEST_CASE("the step over members of structs equals the step over arrays, bit for
     std::vector<V> p, v;
     boids::lesson::scatter(9, cfg, p, v, 500);
     std::vector<entity> e(p.size());
-    for (std::size_t i = 0; i < e.size(); ++i) e[i] = entity{static_cast<int>(i), 0.5f, p[i], "abcd", v[i], 1.25 * double(i)};
+    for (std::size_t i = 0; i < e.size(); ++i)
+        e[i] = entity{static_cast<int>(i), 0.5f, p[i], "abcd", v[i], 1.25 * double(i)};
     boids::uniform_grid<V> g1(cfg.world, cfg.view_radius), g2(cfg.world, cfg.view_radius);
     boids::flock_workspace<V> w1, w2;
     boids::thread_count two{2};

@@ -14,15 +14,15 @@ bool same_bits(const std::vector<V>& a, const std::vector<V>& b) {
 
 // The flock after `steps` steps with `blend` (or the ready-made one when none).
 template <class V, class Finder, class... Blend>
-std::pair<std::vector<V>, std::vector<V>> run(const boids::flock_config<V>& cfg, Finder finder, int steps, std::size_t n,
-                                              boids::flock_workspace<V>& ws, const Blend&... blend) {
+std::pair<std::vector<V>, std::vector<V>> run(const boids::flock_config<V>& cfg, Finder finder, int steps,
+                                              std::size_t n, boids::flock_workspace<V>& ws, const Blend&... blend) {
     std::vector<V> p, v;
     boids::lesson::scatter(21, cfg, p, v, n);
     if (!p.empty()) p[1] = p[0];  // two boids on one spot: the per-boid path's coincident push
     for (int s = 0; s < steps; ++s) boids::flock_step(p, v, cfg, finder, ws, 1.0 / 60, blend...);
     return {p, v};
 }
-} // namespace
+}  // namespace
 
 TEST_CASE("summary: the sums over a neighbourhood, by hand", "[summary]") {
     using V = lab::vec2;
@@ -95,9 +95,10 @@ TEST_CASE("the rules as blend parts, with seek beside them, give the ready-made 
     using V = lab::vec2;
     auto cfg = boids::lesson::config<V>();
     const auto lim = cfg.limits;
-    const auto parts = boids::make_weighted_blend(
-        lim.max_force, boids::weight(1.8, boids::separation_rule<V>{cfg.separate, lim}),
-        boids::weight(1.0, boids::alignment_rule<V>{cfg.align, lim}), boids::weight(0.8, boids::cohesion_rule<V>{cfg.cohere, lim}));
+    const auto parts =
+        boids::make_weighted_blend(lim.max_force, boids::weight(1.8, boids::separation_rule<V>{cfg.separate, lim}),
+                                   boids::weight(1.0, boids::alignment_rule<V>{cfg.align, lim}),
+                                   boids::weight(0.8, boids::cohesion_rule<V>{cfg.cohere, lim}));
     const auto with_seek = boids::make_weighted_blend(lim.max_force, boids::weight(1.0, parts),
                                                       boids::weight(0.5, boids::seek<V>{V{450, 270}, lim}));
     boids::flock_workspace<V> ws1, ws2, ws3;
@@ -105,8 +106,9 @@ TEST_CASE("the rules as blend parts, with seek beside them, give the ready-made 
     const auto rules = run(cfg, boids::uniform_grid<V>(cfg.world, cfg.view_radius), 60, 300, ws2, parts);
     const auto seeking = run(cfg, boids::uniform_grid<V>(cfg.world, cfg.view_radius), 60, 300, ws3, with_seek);
     double worst = 0;
-    for (std::size_t i = 0; i < ready.first.size(); ++i) worst = std::max(worst, boids::distance(ready.first[i], rules.first[i]));
-    CHECK(worst < 1e-9);  // the same sum, up to the sign of a zero term
+    for (std::size_t i = 0; i < ready.first.size(); ++i)
+        worst = std::max(worst, boids::distance(ready.first[i], rules.first[i]));
+    CHECK(worst < 1e-9);                       // the same sum, up to the sign of a zero term
     double centre_ready = 0, centre_seek = 0;  // seek pulls the flock toward the middle
     for (std::size_t i = 0; i < ready.first.size(); ++i) {
         centre_ready += boids::distance(ready.first[i], V{450, 270});
@@ -123,7 +125,9 @@ TEST_CASE("the path report names the path and why", "[summary][flock]") {
     boids::lesson::scatter(3, cfg, p, v, 300);
     boids::uniform_grid<V> grid(cfg.world, cfg.view_radius);
     CHECK(ws.report.path == boids::flock_path::none);
-    auto step = [&](const boids::flock_config<V>& c, auto& finder) { boids::flock_step(p, v, c, finder, ws, 1.0 / 60); };
+    auto step = [&](const boids::flock_config<V>& c, auto& finder) {
+        boids::flock_step(p, v, c, finder, ws, 1.0 / 60);
+    };
     auto reason = [&] { return std::string(ws.report.reason); };
     step(cfg, grid);  // a cone: on the kernel
     CHECK(ws.report.path == boids::flock_path::fused_kernel);

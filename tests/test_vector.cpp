@@ -27,8 +27,7 @@ TEMPLATE_TEST_CASE("zero vectors have defined results", "[vector]", BOIDS_ALL_VE
     CHECK(boids::is_zero(boids::clamp_magnitude(z, S(1), S(5))));
 }
 
-TEMPLATE_TEST_CASE("clamp_magnitude keeps direction and limits length", "[vector]",
-                   BOIDS_ALL_VEC_TYPES) {
+TEMPLATE_TEST_CASE("clamp_magnitude keeps direction and limits length", "[vector]", BOIDS_ALL_VEC_TYPES) {
     using V = TestType;
     using S = boids::scalar_t<V>;
     const V a = test::make<V>(30, 40);
@@ -37,17 +36,13 @@ TEMPLATE_TEST_CASE("clamp_magnitude keeps direction and limits length", "[vector
         CHECK(test::len(c) == Approx(10).epsilon(test::eps<V>()));
         CHECK(test::near(c, test::make<V>(6, 8), 1e-4));
     }
-    SECTION("below the maximum: untouched") {
-        CHECK(test::near(boids::clamp_magnitude(a, S(100)), a, 0));
-    }
+    SECTION("below the maximum: untouched") { CHECK(test::near(boids::clamp_magnitude(a, S(100)), a, 0)); }
     SECTION("the band [min, max]") {
         CHECK(test::len(boids::clamp_magnitude(a, S(60), S(80))) == Approx(60).epsilon(test::eps<V>()));
         CHECK(test::len(boids::clamp_magnitude(a, S(10), S(20))) == Approx(20).epsilon(test::eps<V>()));
         CHECK(test::near(boids::clamp_magnitude(a, S(10), S(80)), a, 0));
     }
-    SECTION("a zero maximum gives zero") {
-        CHECK(boids::is_zero(boids::clamp_magnitude(a, S(0))));
-    }
+    SECTION("a zero maximum gives zero") { CHECK(boids::is_zero(boids::clamp_magnitude(a, S(0)))); }
 }
 
 TEMPLATE_TEST_CASE("huge and tiny vectors stay finite", "[vector]", BOIDS_ALL_VEC_TYPES) {

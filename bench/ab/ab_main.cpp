@@ -26,10 +26,11 @@ double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     return v[v.size() / 2];
 }
-} // namespace
+}  // namespace
 
 int main(int argc, char** argv) {
-    const char* usage = "usage: ab BOIDS STEPS DIM[:DIM_B] [VIEW_ANGLE[:VIEW_ANGLE_B] [metric|topological [THREADS_A THREADS_B]]]";
+    const char* usage =
+        "usage: ab BOIDS STEPS DIM[:DIM_B] [VIEW_ANGLE[:VIEW_ANGLE_B] [metric|topological [THREADS_A THREADS_B]]]";
     if (argc < 4 || argc > 8 || argc == 7) {
         std::fprintf(stderr, "ab: %s\n", usage);
         return 2;
@@ -71,7 +72,8 @@ int main(int argc, char** argv) {
         ok = ok && *end == '\0';
         for (const double angle : {run_a.view_angle, run_b.view_angle}) ok = ok && angle > 0 && angle <= 360;
         if (!ok) {
-            std::fprintf(stderr, "ab: VIEW_ANGLE must be in (0, 360] degrees, or two such as 360:270, got '%s'\n", text);
+            std::fprintf(stderr, "ab: VIEW_ANGLE must be in (0, 360] degrees, or two such as 360:270, got '%s'\n",
+                         text);
             return 2;
         }
     }
@@ -85,8 +87,8 @@ int main(int argc, char** argv) {
     for (int side = 0; side < 2 && argc > 6; ++side) {
         long threads = 0;
         if (!read_count(argv[6 + side], 1, 1024, threads)) {
-            std::fprintf(stderr, "ab: THREADS_%c must be a whole number from 1 to 1024, got '%s'\n", side == 0 ? 'A' : 'B',
-                         argv[6 + side]);
+            std::fprintf(stderr, "ab: THREADS_%c must be a whole number from 1 to 1024, got '%s'\n",
+                         side == 0 ? 'A' : 'B', argv[6 + side]);
             return 2;
         }
         (side == 0 ? run_a : run_b).threads = static_cast<std::size_t>(threads);
@@ -153,12 +155,15 @@ int main(int argc, char** argv) {
             std::snprintf(text, sizeof text, "%dD, %zu thread%s, cone %g deg", run.dim, run.threads,
                           run.threads == 1 ? "" : "s", run.view_angle);
         else
-            std::snprintf(text, sizeof text, "%dD, %zu thread%s, no cone", run.dim, run.threads, run.threads == 1 ? "" : "s");
+            std::snprintf(text, sizeof text, "%dD, %zu thread%s, no cone", run.dim, run.threads,
+                          run.threads == 1 ? "" : "s");
         return std::string(text);
     };
-    std::printf("%ld boids, %s; A: %s; B: %s. A %.1f us, B %.1f us a step (medians of %ld); "
-                "B/A %.3f (median %s); same bits: %s\n",
-                boids, scene.topological ? "topological k=7" : "metric", describe(run_a).c_str(), describe(run_b).c_str(),
-                median(ta), median(tb), steps, median(ratio), block > 0 ? "block by block" : "step by step", same ? "yes" : "no");
+    std::printf(
+        "%ld boids, %s; A: %s; B: %s. A %.1f us, B %.1f us a step (medians of %ld); "
+        "B/A %.3f (median %s); same bits: %s\n",
+        boids, scene.topological ? "topological k=7" : "metric", describe(run_a).c_str(), describe(run_b).c_str(),
+        median(ta), median(tb), steps, median(ratio), block > 0 ? "block by block" : "step by step",
+        same ? "yes" : "no");
     return 0;
 }

@@ -52,7 +52,7 @@ private:
     std::vector<V> start_p_, start_v_, p_, v_;
     long steps_ = 0;
 };
-} // namespace
+}  // namespace
 
 ab_side* BOIDS_AB_MAKE(const ab_scene& scene, const ab_run& run) {
     if (run.dim == 3) return new side<f3>(scene, run);

@@ -105,10 +105,14 @@ void arrow(batch& tris, const view& v, demo::vec2 p, demo::vec2 vel, float size,
 
 void world_frame(batch& lines, const view& v, float w, float h) {
     const float c = 0.3f;
-    lines.vertex(v.x(0), v.y(0), c, c, c); lines.vertex(v.x(w), v.y(0), c, c, c);
-    lines.vertex(v.x(w), v.y(0), c, c, c); lines.vertex(v.x(w), v.y(h), c, c, c);
-    lines.vertex(v.x(w), v.y(h), c, c, c); lines.vertex(v.x(0), v.y(h), c, c, c);
-    lines.vertex(v.x(0), v.y(h), c, c, c); lines.vertex(v.x(0), v.y(0), c, c, c);
+    lines.vertex(v.x(0), v.y(0), c, c, c);
+    lines.vertex(v.x(w), v.y(0), c, c, c);
+    lines.vertex(v.x(w), v.y(0), c, c, c);
+    lines.vertex(v.x(w), v.y(h), c, c, c);
+    lines.vertex(v.x(w), v.y(h), c, c, c);
+    lines.vertex(v.x(0), v.y(h), c, c, c);
+    lines.vertex(v.x(0), v.y(h), c, c, c);
+    lines.vertex(v.x(0), v.y(0), c, c, c);
 }
 
 void warmup_panel(demo::warmup_scene& s) {
@@ -150,7 +154,8 @@ void flock_panel(demo::flock_scene& s) {
     ImGui::SliderFloat("reaction time s", &c.limits.reaction_time, 0.02f, 2.f);
     int falloff = static_cast<int>(c.separate.falloff);
     const char* falloffs[] = {"lesson", "1/d^2", "linear"};
-    if (ImGui::Combo("separation falloff", &falloff, falloffs, 3)) c.separate.falloff = static_cast<boids::separation_falloff>(falloff);
+    if (ImGui::Combo("separation falloff", &falloff, falloffs, 3))
+        c.separate.falloff = static_cast<boids::separation_falloff>(falloff);
     if (c.separate.falloff != boids::separation_falloff::lesson)
         ImGui::SliderFloat("separation strength", &c.separate.strength, 0, 50000, "%.0f", ImGuiSliderFlags_Logarithmic);
     int kind = static_cast<int>(c.neighbors);
@@ -170,8 +175,10 @@ void flock_panel(demo::flock_scene& s) {
     ImGui::Separator();
     ImGui::Text("spacing %.2f px   order %.3f", static_cast<double>(s.spacing), static_cast<double>(s.order));
     if (!s.spacing_history.empty()) {
-        ImGui::PlotLines("spacing", s.spacing_history.data(), static_cast<int>(s.spacing_history.size()), 0, nullptr, 0, FLT_MAX, ImVec2(0, 50));
-        ImGui::PlotLines("order", s.order_history.data(), static_cast<int>(s.order_history.size()), 0, nullptr, 0, 1, ImVec2(0, 50));
+        ImGui::PlotLines("spacing", s.spacing_history.data(), static_cast<int>(s.spacing_history.size()), 0, nullptr, 0,
+                         FLT_MAX, ImVec2(0, 50));
+        ImGui::PlotLines("order", s.order_history.data(), static_cast<int>(s.order_history.size()), 0, nullptr, 0, 1,
+                         ImVec2(0, 50));
     }
     ImGui::Text("step %.3f ms for %zu boids", s.step_ms, s.positions.size());
     if (const auto v = c.validate(); !v) ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "%s: %s", v.field, v.reason);
@@ -189,15 +196,19 @@ void starling_panel(demo::starling_scene& s) {
     ImGui::SliderFloat("tau response time s", &p.flight.response_time, 0, 2);
     int k = static_cast<int>(p.k), every = static_cast<int>(p.perception_every);
     if (ImGui::SliderInt("k nearest (reset)", &k, 1, 24)) p.k = static_cast<std::size_t>(k);
-    if (ImGui::SliderInt("perception every P steps (reset)", &every, 1, 10)) p.perception_every = static_cast<std::size_t>(every);
+    if (ImGui::SliderInt("perception every P steps (reset)", &every, 1, 10))
+        p.perception_every = static_cast<std::size_t>(every);
     ImGui::SliderInt("birds (reset)", &s.count, 10, 100000, "%d", ImGuiSliderFlags_Logarithmic);
     ImGui::SliderInt("threads", &s.threads, 1, 8);
     if (ImGui::Button("reset (R)")) s.reset();
     ImGui::Separator();
     ImGui::Text("t = %.1f s   polarization %.3f", s.model.time(), static_cast<double>(s.polarization));
-    ImGui::Text("roost radius %.1f m   E %.1f m", static_cast<double>(s.model.roost_radius()), static_cast<double>(s.model.size_scale()));
+    ImGui::Text("roost radius %.1f m   E %.1f m", static_cast<double>(s.model.roost_radius()),
+                static_cast<double>(s.model.size_scale()));
     const auto d = s.model.disturbances();
-    if (!d.empty()) ImGui::Text("disturbances %zu: last hit %zu, reached %zu", d.size(), d[d.size() - 1].seeded, d[d.size() - 1].reached);
+    if (!d.empty())
+        ImGui::Text("disturbances %zu: last hit %zu, reached %zu", d.size(), d[d.size() - 1].seeded,
+                    d[d.size() - 1].reached);
     ImGui::Text("step %.3f ms for %zu birds", s.step_ms, s.positions.size());
     if (const auto v = p.validate(); !v) ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "%s: %s", v.field, v.reason);
     ImGui::TextWrapped("Green ring: the roost radius R on the ground. Drag to turn the view.");
@@ -272,7 +283,7 @@ bool save_png(const std::string& path, std::string& error) {
     return true;
 }
 
-} // namespace
+}  // namespace
 
 int main(int argc, char** argv) {
     options o;
@@ -288,8 +299,8 @@ int main(int argc, char** argv) {
     SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 2);
     SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 1);
     SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
-    SDL_Window* window = SDL_CreateWindow("boids-demo", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, window_w, window_h,
-                                          SDL_WINDOW_OPENGL);
+    SDL_Window* window = SDL_CreateWindow("boids-demo", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, window_w,
+                                          window_h, SDL_WINDOW_OPENGL);
     SDL_GLContext gl = window ? SDL_GL_CreateContext(window) : nullptr;
     if (!gl) {
         std::fprintf(stderr, "boids-demo: cannot open an OpenGL window: %s\n", SDL_GetError());
@@ -327,7 +338,8 @@ int main(int argc, char** argv) {
             ImGui_ImplSDL2_ProcessEvent(&e);
             if (e.type == SDL_QUIT) running = false;
             const bool ui = ImGui::GetIO().WantCaptureMouse;
-            if (e.type == SDL_MOUSEBUTTONDOWN && !ui && scene == 0) warmup.target = v.to_world(float(e.button.x), float(e.button.y));
+            if (e.type == SDL_MOUSEBUTTONDOWN && !ui && scene == 0)
+                warmup.target = v.to_world(float(e.button.x), float(e.button.y));
             if (e.type == SDL_MOUSEBUTTONDOWN && !ui && scene == 2) dragging = true;
             if (e.type == SDL_MOUSEBUTTONUP) dragging = false;
             if (e.type == SDL_MOUSEMOTION && scene == 2 && dragging) {
@@ -367,7 +379,8 @@ int main(int argc, char** argv) {
         ImGui::NewFrame();
         ImGui::SetNextWindowPos(ImVec2(float(window_w - panel_w), 0));
         ImGui::SetNextWindowSize(ImVec2(float(panel_w), float(window_h)));
-        ImGui::Begin("boids", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse);
+        ImGui::Begin("boids", nullptr,
+                     ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse);
         ImGui::PushItemWidth(200);
         ImGui::RadioButton("warm-up", &scene, 0);
         ImGui::SameLine();
@@ -404,7 +417,8 @@ int main(int argc, char** argv) {
             lines.vertex(v.x(p.x), v.y(p.y), 0.2f, 1.f, 0.3f);
             lines.vertex(v.x(p.x + warmup.velocity.x * 0.3f), v.y(p.y + warmup.velocity.y * 0.3f), 0.2f, 1.f, 0.3f);
             lines.vertex(v.x(p.x), v.y(p.y), 1.f, 0.25f, 0.25f);
-            lines.vertex(v.x(p.x + warmup.last_force.x * 0.15f), v.y(p.y + warmup.last_force.y * 0.15f), 1.f, 0.25f, 0.25f);
+            lines.vertex(v.x(p.x + warmup.last_force.x * 0.15f), v.y(p.y + warmup.last_force.y * 0.15f), 1.f, 0.25f,
+                         0.25f);
             arrow(tris, v, p, warmup.velocity, 14.f, 0.95f, 0.95f, 0.95f);
         } else if (scene == 2) {
             // Follow the flock: the view eases toward its centre and keeps it in frame.
@@ -458,15 +472,15 @@ int main(int argc, char** argv) {
             }
             running = false;
             if (scene == 2)
-                std::printf("boids-demo: %llu frames, %zu starlings, t = %.2f s, last step %.3f ms, polarization %.3f\n", frame,
-                            starlings.positions.size(), starlings.model.time(), starlings.step_ms,
-                            static_cast<double>(starlings.polarization));
+                std::printf(
+                    "boids-demo: %llu frames, %zu starlings, t = %.2f s, last step %.3f ms, polarization %.3f\n", frame,
+                    starlings.positions.size(), starlings.model.time(), starlings.step_ms,
+                    static_cast<double>(starlings.polarization));
             else if (scene == 1)
-                std::printf("boids-demo: %llu frames, %zu boids, last step %.3f ms, spacing %.2f px, order %.3f\n", frame,
-                            flock.positions.size(), flock.step_ms, static_cast<double>(flock.spacing),
+                std::printf("boids-demo: %llu frames, %zu boids, last step %.3f ms, spacing %.2f px, order %.3f\n",
+                            frame, flock.positions.size(), flock.step_ms, static_cast<double>(flock.spacing),
                             static_cast<double>(flock.order));
-            else
-                std::printf("boids-demo: %llu frames of the warm-up\n", frame);
+            else std::printf("boids-demo: %llu frames of the warm-up\n", frame);
         }
         SDL_GL_SwapWindow(window);
     }

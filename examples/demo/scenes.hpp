@@ -16,7 +16,7 @@ namespace demo {
 struct vec2 {
     float x, y;
 };
-} // namespace demo
+}  // namespace demo
 BOIDS_REGISTER_VECTOR2(demo::vec2, float, x, y)
 
 namespace demo {
@@ -33,8 +33,11 @@ struct warmup_scene {
 
     vec2 force() const {
         switch (mode) {
-        case flee: return boids::flee<vec2>{target, panic_radius, limits, boids::flee_outside::brake}(position, velocity);
-        case arrive: return boids::arrive<vec2>{target, slow_radius, limits, 1.f, boids::arrive_ramp::linear}(position, velocity);
+        case flee:
+            return boids::flee<vec2>{target, panic_radius, limits, boids::flee_outside::brake}(position, velocity);
+        case arrive:
+            return boids::arrive<vec2>{target, slow_radius, limits, 1.f, boids::arrive_ramp::linear}(position,
+                                                                                                     velocity);
         default: return boids::seek<vec2>{target, limits}(position, velocity);
         }
     }
@@ -194,4 +197,4 @@ struct starling_scene {
     }
 };
 
-} // namespace demo
+}  // namespace demo

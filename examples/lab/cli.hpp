@@ -21,8 +21,7 @@ struct arguments {
 };
 
 // Parses argv; on failure returns nullopt and sets `error`.
-inline std::optional<arguments> parse_arguments(const std::vector<std::string>& argv,
-                                                std::string& error) {
+inline std::optional<arguments> parse_arguments(const std::vector<std::string>& argv, std::string& error) {
     arguments out;
     if (argv.empty()) {
         error = "missing command (vehicle, flock, starlings)";
@@ -129,8 +128,7 @@ public:
     void numbers(const std::string& name, std::array<double, N>& value) {
         if (!take(name)) return;
         if (auto v = parse_numbers<N>(raw_)) value = *v;
-        else fail("--" + name + ": '" + raw_ + "' is not " + std::to_string(N) +
-                  " comma-separated finite numbers");
+        else fail("--" + name + ": '" + raw_ + "' is not " + std::to_string(N) + " comma-separated finite numbers");
     }
     void text(const std::string& name, std::string& value) {
         if (!take(name)) return;
@@ -179,4 +177,4 @@ private:
     std::string error_;
 };
 
-} // namespace lab
+}  // namespace lab

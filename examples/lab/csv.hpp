@@ -46,7 +46,8 @@ inline std::optional<std::vector<row>> parse_csv(const std::string& text, const 
         std::size_t start = 0;
         while (true) {
             const auto comma = line.find(',', start);
-            const std::string field = line.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+            const std::string field =
+                line.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
             const auto v = parse_number(field);
             if (!v) {
                 error = "line " + std::to_string(line_no) + ": '" + field + "' is not a finite number";
@@ -57,8 +58,8 @@ inline std::optional<std::vector<row>> parse_csv(const std::string& text, const 
             start = comma + 1;
         }
         if (r.size() != columns) {
-            error = "line " + std::to_string(line_no) + ": expected " + std::to_string(columns) +
-                    " fields, found " + std::to_string(r.size());
+            error = "line " + std::to_string(line_no) + ": expected " + std::to_string(columns) + " fields, found " +
+                    std::to_string(r.size());
             return std::nullopt;
         }
         rows.push_back(std::move(r));
@@ -109,8 +110,7 @@ inline std::string format_csv(const std::string& header, const std::vector<row>&
 }
 
 // Writes the whole file or nothing: a temporary beside it, then rename().
-inline bool write_file_atomically(const std::string& path, const std::string& contents,
-                                  std::string& error) {
+inline bool write_file_atomically(const std::string& path, const std::string& contents, std::string& error) {
     const std::string tmp = path + ".tmp-boids-lab";
     {
         std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
@@ -135,4 +135,4 @@ inline bool write_file_atomically(const std::string& path, const std::string& co
     return true;
 }
 
-} // namespace lab
+}  // namespace lab

@@ -102,7 +102,9 @@ inline bool parse_flock(const arguments& args, flock_options& o, std::string& er
     c.world.size = world;
     std::string edges = "wrap";
     f.choice("edges", edges, {"wrap", "toroidal", "bounded"});
-    c.world.kind = edges == "wrap" ? boids::edges::wrap : edges == "toroidal" ? boids::edges::toroidal : boids::edges::bounded;
+    c.world.kind = edges == "wrap"       ? boids::edges::wrap
+                   : edges == "toroidal" ? boids::edges::toroidal
+                                         : boids::edges::bounded;
     f.positive("max-speed", c.limits.max_speed, false);
     f.positive("min-speed", c.limits.min_speed, false);
     f.positive("max-force", c.limits.max_force, false);
@@ -157,4 +159,4 @@ inline int flock_main(const arguments& args, std::string& error) {
     return 0;
 }
 
-} // namespace lab
+}  // namespace lab

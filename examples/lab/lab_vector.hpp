@@ -10,7 +10,7 @@ struct vec2 {
 struct vec3 {
     double x, y, z;
 };
-} // namespace lab
+}  // namespace lab
 
 BOIDS_REGISTER_VECTOR2(lab::vec2, double, x, y)
 BOIDS_REGISTER_VECTOR3(lab::vec3, double, x, y, z)

@@ -21,7 +21,7 @@ struct fvec3 {
     float x, y, z;
 };
 
-} // namespace lab
+}  // namespace lab
 
 BOIDS_REGISTER_VECTOR3(lab::fvec3, float, x, y, z)
 
@@ -131,8 +131,8 @@ inline bool parse_starlings(const arguments& args, starling_options& o, std::str
     if (f.ok() && f.has("save-at") != f.has("save")) f.fail("--save-at and --save go together");
     if (f.ok() && !o.save.empty() && o.save_at > o.seconds) f.fail("--save-at: past --seconds");
     if (!o.load.empty())
-        for (const char* fixed : {"birds", "seed", "perception-every", "k", "speed", "response-time", "alignment", "cohesion",
-                                  "separation-radius", "noise", "roost-gain"})
+        for (const char* fixed : {"birds", "seed", "perception-every", "k", "speed", "response-time", "alignment",
+                                  "cohesion", "separation-radius", "noise", "roost-gain"})
             if (f.ok() && f.has(fixed))
                 f.fail(std::string("--") + fixed + ": the birds and the model come from --load's snapshot");
     if (!f.finish()) {
@@ -183,7 +183,8 @@ inline bool load_starlings(const std::string& path, const std::vector<unsigned c
         valid = r.done();
     }
     if (valid) valid = f.load(boids::span<const unsigned char>(inner));
-    if (valid && f.flight().size() != p.size()) valid = {"count", "the flock and its arrays hold different numbers of birds"};
+    if (valid && f.flight().size() != p.size())
+        valid = {"count", "the flock and its arrays hold different numbers of birds"};
     if (!valid) error = snapshot_error(path, valid);
     return valid.ok();
 }
@@ -235,17 +236,18 @@ inline std::string starling_json(const starling_options& o, const boids::starlin
                       num(true, v0 * static_cast<double>(o.model.flight.min_speed_fraction)) + ", " +
                       num(true, v0 * static_cast<double>(o.model.flight.max_speed_fraction)) + "]" +
                       ", \"speed_min\": " + num(any, s.speed_min) + ", \"speed_max\": " + num(any, s.speed_max) +
-                      ", \"altitude_min\": " + num(any, s.altitude_min) + ", \"altitude_max\": " + num(any, s.altitude_max) +
+                      ", \"altitude_min\": " + num(any, s.altitude_min) +
+                      ", \"altitude_max\": " + num(any, s.altitude_max) +
                       ", \"roost_radius\": " + num(true, static_cast<double>(f.roost_radius())) +
                       ", \"roost_distance_mean\": " + num(any, s.roost_distance_sum / n) +
                       ", \"polarization_mean\": " + num(any, s.polarization_sum / n) +
-                      ", \"nearest_min\": " + num(near, s.nearest_min) +
-                      ", \"nearest_mean\": " + num(near, s.nearest_sum / static_cast<double>(std::max<std::size_t>(s.nearest_samples, 1))) +
+                      ", \"nearest_min\": " + num(near, s.nearest_min) + ", \"nearest_mean\": " +
+                      num(near, s.nearest_sum / static_cast<double>(std::max<std::size_t>(s.nearest_samples, 1))) +
                       ", \"disturbances\": [";
     bool first = true;
     for (const auto& d : f.disturbances()) {
-        out += std::string(first ? "" : ", ") + "{\"t\": " + num(true, d.t) + ", \"seeded\": " + std::to_string(d.seeded) +
-               ", \"reached\": " + std::to_string(d.reached) + "}";
+        out += std::string(first ? "" : ", ") + "{\"t\": " + num(true, d.t) +
+               ", \"seeded\": " + std::to_string(d.seeded) + ", \"reached\": " + std::to_string(d.reached) + "}";
         first = false;
     }
     out += "], \"wall_ms_per_step\": " + num(true, wall_ms_per_step) + "}";
@@ -264,7 +266,8 @@ inline int starlings_main(const arguments& args, std::string& error) {
         o.birds = p.size();
         o.seed = f.parameters().seed;
         o.perception_every = f.parameters().perception_every;
-        if (!o.save.empty() && std::llround(o.save_at / static_cast<double>(o.model.dt)) < static_cast<long long>(f.steps())) {
+        if (!o.save.empty() &&
+            std::llround(o.save_at / static_cast<double>(o.model.dt)) < static_cast<long long>(f.steps())) {
             error = "--save-at: before the loaded time " + std::to_string(f.time()) + " s";
             return 2;
         }
@@ -276,8 +279,7 @@ inline int starlings_main(const arguments& args, std::string& error) {
     if (!o.out.empty()) {
         std::vector<row> rows;
         rows.reserve(p.size());
-        for (std::size_t i = 0; i < p.size(); ++i)
-            rows.push_back({p[i].x, p[i].y, p[i].z, v[i].x, v[i].y, v[i].z});
+        for (std::size_t i = 0; i < p.size(); ++i) rows.push_back({p[i].x, p[i].y, p[i].z, v[i].x, v[i].y, v[i].z});
         if (!write_file_atomically(o.out, format_csv("x,y,z,vx,vy,vz", rows), error)) return 2;
     }
     std::printf("starlings: %llu birds, %.6g s in steps of %.6g s, perception every %llu, %llu threads, %.3f ms/step\n",
@@ -286,4 +288,4 @@ inline int starlings_main(const arguments& args, std::string& error) {
     return 0;
 }
 
-} // namespace lab
+}  // namespace lab

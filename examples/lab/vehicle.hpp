@@ -52,7 +52,8 @@ struct vehicle_state {
 };
 
 inline const std::vector<std::string>& vehicle_modes() {
-    static const std::vector<std::string> modes{"seek", "flee", "arrive", "pursue", "evade", "wander", "follow-path", "avoid", "contain"};
+    static const std::vector<std::string> modes{"seek",   "flee",        "arrive", "pursue", "evade",
+                                                "wander", "follow-path", "avoid",  "contain"};
     return modes;
 }
 inline std::uint32_t mode_index(const std::string& mode) {
@@ -112,7 +113,8 @@ inline bool load_vehicle(const vehicle_options& o, const std::vector<unsigned ch
         return false;
     }
     if (step > o.steps) {
-        error = "--load: " + o.load + " is at step " + std::to_string(step) + ", past --steps=" + std::to_string(o.steps);
+        error =
+            "--load: " + o.load + " is at step " + std::to_string(step) + ", past --steps=" + std::to_string(o.steps);
         return false;
     }
     got.step = step;
@@ -148,8 +150,10 @@ vehicle_result run_vehicle(const vehicle_options& o, vehicle_state* state, OnSte
         const vec2 target = boids::add_scaled(o.target, o.target_vel, t);  // moves in a straight line
         vec2 a{}, aim = target;
         if (o.mode == "seek") a = boids::seek<vec2>{target, limits}(p, v);
-        else if (o.mode == "flee") a = boids::flee<vec2>{target, o.panic_radius, limits, boids::flee_outside::brake}(p, v);
-        else if (o.mode == "arrive") a = boids::arrive<vec2>{target, o.slow_radius, limits, 1.0, boids::arrive_ramp::linear}(p, v);
+        else if (o.mode == "flee")
+            a = boids::flee<vec2>{target, o.panic_radius, limits, boids::flee_outside::brake}(p, v);
+        else if (o.mode == "arrive")
+            a = boids::arrive<vec2>{target, o.slow_radius, limits, 1.0, boids::arrive_ramp::linear}(p, v);
         else if (o.mode == "pursue") {
             const boids::pursue<vec2> chase{target, o.target_vel, limits};
             aim = chase.predicted(p);
@@ -205,12 +209,25 @@ inline bool parse_list(const std::string& flag, const std::string& text, std::ve
 // Parses the vehicle flags; returns false with `error` set on bad input.
 inline bool parse_vehicle(const arguments& args, vehicle_options& o, std::string& error) {
     flag_reader f(args);
-    f.choice("mode", o.mode, {"seek", "flee", "arrive", "pursue", "evade", "wander", "follow-path", "avoid", "contain"});
+    f.choice("mode", o.mode,
+             {"seek", "flee", "arrive", "pursue", "evade", "wander", "follow-path", "avoid", "contain"});
     std::array<double, 2> tmp{};
-    if (f.has("pos")) { f.numbers("pos", tmp); o.pos = {tmp[0], tmp[1]}; }
-    if (f.has("vel")) { f.numbers("vel", tmp); o.vel = {tmp[0], tmp[1]}; }
-    if (f.has("target")) { f.numbers("target", tmp); o.target = {tmp[0], tmp[1]}; }
-    if (f.has("target-vel")) { f.numbers("target-vel", tmp); o.target_vel = {tmp[0], tmp[1]}; }
+    if (f.has("pos")) {
+        f.numbers("pos", tmp);
+        o.pos = {tmp[0], tmp[1]};
+    }
+    if (f.has("vel")) {
+        f.numbers("vel", tmp);
+        o.vel = {tmp[0], tmp[1]};
+    }
+    if (f.has("target")) {
+        f.numbers("target", tmp);
+        o.target = {tmp[0], tmp[1]};
+    }
+    if (f.has("target-vel")) {
+        f.numbers("target-vel", tmp);
+        o.target_vel = {tmp[0], tmp[1]};
+    }
     f.count("steps", o.steps, 100000000ull);
     f.count("seed", o.seed, ~0ull >> 1);
     f.positive("dt", o.dt);
@@ -242,7 +259,8 @@ inline bool parse_vehicle(const arguments& args, vehicle_options& o, std::string
     if (f.has("bounds")) {
         f.numbers("bounds", o.bounds);
         o.has_bounds = true;
-        if (f.ok() && !(o.bounds[2] > o.bounds[0] && o.bounds[3] > o.bounds[1])) f.fail("--bounds: need X0 < X1 and Y0 < Y1");
+        if (f.ok() && !(o.bounds[2] > o.bounds[0] && o.bounds[3] > o.bounds[1]))
+            f.fail("--bounds: need X0 < X1 and Y0 < Y1");
     }
     f.text("out", o.out);
     f.text("trace", o.trace);
@@ -277,8 +295,7 @@ inline int vehicle_main(const arguments& args, std::string& error) {
     }
     std::vector<row> trace;
     std::vector<unsigned char> saved;
-    if (!o.save.empty() && o.save_at == first)
-        saved = save_vehicle(o, o.load.empty() ? start_state(o) : loaded);
+    if (!o.save.empty() && o.save_at == first) saved = save_vehicle(o, o.load.empty() ? start_state(o) : loaded);
     const auto r = run_vehicle(o, o.load.empty() ? nullptr : &loaded, [&](const vehicle_state& s, const vec2& aim) {
         if (!o.trace.empty()) trace.push_back({static_cast<double>(s.step), s.p.x, s.p.y, s.v.x, s.v.y, aim.x, aim.y});
         if (!o.save.empty() && s.step == o.save_at) saved = save_vehicle(o, s);
@@ -292,10 +309,11 @@ inline int vehicle_main(const arguments& args, std::string& error) {
         if (!write_file_atomically(o.out, csv, error)) return 2;
     }
     const vec2 target = boids::add_scaled(o.target, o.target_vel, static_cast<double>(o.steps) * o.dt);
-    std::printf("vehicle %s: %llu steps of %.6g s, position (%.3f, %.3f) px, speed %.3f px/s, "
-                "%.3f px from the target\n",
-                o.mode.c_str(), o.steps, o.dt, r.pos.x, r.pos.y, boids::length(r.vel), boids::distance(r.pos, target));
+    std::printf(
+        "vehicle %s: %llu steps of %.6g s, position (%.3f, %.3f) px, speed %.3f px/s, "
+        "%.3f px from the target\n",
+        o.mode.c_str(), o.steps, o.dt, r.pos.x, r.pos.y, boids::length(r.vel), boids::distance(r.pos, target));
     return 0;
 }
 
-} // namespace lab
+}  // namespace lab

@@ -35,7 +35,7 @@ template <class Part, class... Args>
         return part(boid.position, boid.velocity);
     }
 }
-} // namespace detail
+}  // namespace detail
 
 // One term of a blend: an acceleration and its weight.
 template <class V>
@@ -48,8 +48,7 @@ weighted(scalar_t<V>, V) -> weighted<V>;
 
 // clamp(sum of weight * acceleration, max_force).
 template <class V, class... Rest>
-[[nodiscard]] V blend_weighted(scalar_t<V> max_force, const weighted<V>& first,
-                               const Rest&... rest) noexcept {
+[[nodiscard]] V blend_weighted(scalar_t<V> max_force, const weighted<V>& first, const Rest&... rest) noexcept {
     V sum = boids::scale(first.value, first.weight);
     ((sum = boids::add_scaled(sum, rest.value, rest.weight)), ...);
     return boids::clamp_magnitude(sum, max_force);
@@ -85,8 +84,7 @@ struct weighted_blend {
     }
 };
 template <class S, class... Parts>
-[[nodiscard]] constexpr weighted_blend<S, Parts...> make_weighted_blend(S max_force,
-                                                                        Parts... parts) {
+[[nodiscard]] constexpr weighted_blend<S, Parts...> make_weighted_blend(S max_force, Parts... parts) {
     static_assert(sizeof...(Parts) > 0, "make_weighted_blend needs at least one behaviour");
     return {max_force, std::tuple<Parts...>(std::move(parts)...)};
 }
@@ -135,4 +133,4 @@ template <class S, class... Parts>
     return {max_force, threshold, std::tuple<Parts...>(std::move(parts)...)};
 }
 
-} // namespace boids
+}  // namespace boids

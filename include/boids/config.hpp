@@ -44,6 +44,6 @@ namespace detail {
 [[nodiscard]] constexpr validation fail(const char* field, const char* reason) noexcept {
     return validation{field, reason};
 }
-} // namespace detail
+}  // namespace detail
 
-} // namespace boids
+}  // namespace boids

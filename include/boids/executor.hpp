@@ -180,6 +180,6 @@ struct index_range {
 [[nodiscard]] inline index_range task_range(std::size_t n, std::size_t t, std::size_t tasks) noexcept {
     return {n * t / tasks, n * (t + 1) / tasks};
 }
-} // namespace detail
+}  // namespace detail
 
-} // namespace boids
+}  // namespace boids

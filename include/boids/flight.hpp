@@ -18,9 +18,9 @@ namespace boids {
 template <class V>
 struct flight_state {
     using S = scalar_t<V>;
-    V turn{};     // the relaxed turning request (across the velocity), m/s^2
-    S bank = 0;   // rad, positive banks to the bird's left
-    S lift = 0;   // m/s^2 along the banked up
+    V turn{};    // the relaxed turning request (across the velocity), m/s^2
+    S bank = 0;  // rad, positive banks to the bird's left
+    S lift = 0;  // m/s^2 along the banked up
 
     // Level flight: no turn, no bank, lift holding the bird up against gravity.
     [[nodiscard]] static flight_state level(S gravity) noexcept {
@@ -33,21 +33,21 @@ struct flight_state {
 
 template <class S>
 struct banking_flight {
-    S preferred_speed = S(10);      // v0, m/s
-    S max_acceleration = S(12);     // a_max, m/s^2: caps the turn request and the velocity change per step
-    S response_time = S(0.25);      // tau, s: how fast the turn request follows the target
-    S pitch_limit = S(0.55);        // theta0, rad: climbs and dives are pulled back beyond it
-    S pitch_stiffness = S(20);      // kappa, m/s^2 per rad
-    S max_bank = S(1.03);           // rad
-    S max_lift_g = S(2.2);          // lift in [0, max_lift_g * gravity]
-    S roll_in_time = S(0.22);       // s, banking further
-    S roll_out_time = S(0.44);      // s, levelling out
-    S lift_time = S(0.65);          // s
-    S speed_time = S(1.25);         // s, the speed controller's time constant
-    S max_speed_change = S(2.5);    // m/s^2, the along-velocity acceleration cap
-    S min_speed_fraction = S(0.64); // the speed band, as fractions of v0
+    S preferred_speed = S(10);       // v0, m/s
+    S max_acceleration = S(12);      // a_max, m/s^2: caps the turn request and the velocity change per step
+    S response_time = S(0.25);       // tau, s: how fast the turn request follows the target
+    S pitch_limit = S(0.55);         // theta0, rad: climbs and dives are pulled back beyond it
+    S pitch_stiffness = S(20);       // kappa, m/s^2 per rad
+    S max_bank = S(1.03);            // rad
+    S max_lift_g = S(2.2);           // lift in [0, max_lift_g * gravity]
+    S roll_in_time = S(0.22);        // s, banking further
+    S roll_out_time = S(0.44);       // s, levelling out
+    S lift_time = S(0.65);           // s
+    S speed_time = S(1.25);          // s, the speed controller's time constant
+    S max_speed_change = S(2.5);     // m/s^2, the along-velocity acceleration cap
+    S min_speed_fraction = S(0.64);  // the speed band, as fractions of v0
     S max_speed_fraction = S(1.36);
-    S gravity = S(9.81);            // m/s^2
+    S gravity = S(9.81);  // m/s^2
 
     [[nodiscard]] validation validate() const noexcept {
         auto positive = [](S x) { return std::isfinite(x) && x > S(0); };
@@ -65,7 +65,8 @@ struct banking_flight {
             return detail::fail("roll_in_time/roll_out_time/lift_time", "must be finite and >= 0");
         if (!positive(speed_time)) return detail::fail("speed_time", "must be finite and > 0");
         if (!non_negative(max_speed_change)) return detail::fail("max_speed_change", "must be finite and >= 0");
-        if (!(positive(min_speed_fraction) && std::isfinite(max_speed_fraction) && min_speed_fraction <= max_speed_fraction))
+        if (!(positive(min_speed_fraction) && std::isfinite(max_speed_fraction) &&
+              min_speed_fraction <= max_speed_fraction))
             return detail::fail("min_speed_fraction/max_speed_fraction", "must be finite with 0 < min <= max");
         if (!non_negative(gravity)) return detail::fail("gravity", "must be finite and >= 0");
         return {};
@@ -88,7 +89,8 @@ struct banking_flight {
         const V need = boids::sub(turn, g_across);  // what the lift must supply
         const S b = std::atan2(boids::dot(need, left), boids::dot(need, up));
         bank = std::clamp(std::isfinite(b) ? b : S(0), -max_bank, max_bank);
-        const S along = boids::dot(need, boids::add(boids::scale(up, std::cos(bank)), boids::scale(left, std::sin(bank))));
+        const S along =
+            boids::dot(need, boids::add(boids::scale(up, std::cos(bank)), boids::scale(left, std::sin(bank))));
         lift = std::clamp(std::isfinite(along) ? along : S(0), S(0), max_lift_g * gravity);
     }
 
@@ -107,7 +109,8 @@ struct banking_flight {
         const S speed = boids::length(velocity);
         const V u = speed > S(0) ? boids::scale(velocity, S(1) / speed) : x_axis;
         V up = boids::normalized_or_zero(boids::sub(y_axis, boids::scale(u, boids::dot(u, y_axis))));
-        if (boids::is_zero(up)) up = boids::normalized_or_zero(boids::sub(x_axis, boids::scale(u, boids::dot(u, x_axis))));
+        if (boids::is_zero(up))
+            up = boids::normalized_or_zero(boids::sub(x_axis, boids::scale(u, boids::dot(u, x_axis))));
         if (boids::is_zero(up)) up = boids::unit_axis<V>(2);
         const V left = boids::cross(up, u);
 
@@ -122,7 +125,8 @@ struct banking_flight {
         // The pitch envelope: the upward part within [-kappa (theta0 + theta), kappa (theta0 - theta)].
         const S pitch = std::asin(std::clamp(boids::dot(u, y_axis), S(-1), S(1)));
         const S vertical = boids::dot(turn, up);
-        const S bounded = std::clamp(vertical, -pitch_stiffness * (pitch_limit + pitch), pitch_stiffness * (pitch_limit - pitch));
+        const S bounded =
+            std::clamp(vertical, -pitch_stiffness * (pitch_limit + pitch), pitch_stiffness * (pitch_limit - pitch));
         const V asked = boids::add_scaled(turn, up, bounded - vertical);
 
         // Bank and lift follow their requests with lags; lift and gravity turn the bird.
@@ -136,16 +140,17 @@ struct banking_flight {
         const V turning = boids::add(boids::scale(lift_dir, state.lift), g_across);
 
         // Along the velocity: the speed controller.
-        const S a_along = std::clamp((preferred_speed - speed) / speed_time + along, -max_speed_change, max_speed_change);
+        const S a_along =
+            std::clamp((preferred_speed - speed) / speed_time + along, -max_speed_change, max_speed_change);
         // The reflex first, the flight with what is left of a_max: the sum stays within it.
         const V first = boids::is_finite(reflex) ? boids::clamp_magnitude(reflex, max_acceleration) : boids::zero<V>();
         const S budget = std::max(S(0), max_acceleration - boids::length(first));
         const V rest = boids::clamp_magnitude(boids::add_scaled(turning, u, a_along), budget);
         const V change = boids::clamp_magnitude(boids::scale(boids::add(first, rest), f.dt), max_acceleration * f.dt);
-        velocity = boids::clamp_magnitude(boids::add(boids::scale(u, speed), change), min_speed_fraction * preferred_speed,
-                                          max_speed_fraction * preferred_speed);
+        velocity = boids::clamp_magnitude(boids::add(boids::scale(u, speed), change),
+                                          min_speed_fraction * preferred_speed, max_speed_fraction * preferred_speed);
         if (boids::is_zero(velocity)) velocity = boids::scale(u, min_speed_fraction * preferred_speed);
     }
 };
 
-} // namespace boids
+}  // namespace boids

@@ -38,8 +38,9 @@ template <class T>
 using identity_t = typename identity<T>::type;
 
 template <class Blend, class V>
-inline constexpr bool is_blend_v = std::is_invocable_r_v<V, const Blend&, const boid_view<V>&, const neighborhood_summary<V>&>;
-} // namespace detail
+inline constexpr bool is_blend_v =
+    std::is_invocable_r_v<V, const Blend&, const boid_view<V>&, const neighborhood_summary<V>&>;
+}  // namespace detail
 
 // One step of the whole flock, in four stages: build the finder's index; sum every
 // boid's neighbourhood in the old state (cfg says which neighbours: metric or
@@ -52,24 +53,24 @@ inline constexpr bool is_blend_v = std::is_invocable_r_v<V, const Blend&, const 
 // have both; a negative or NaN dt steps as dt = 0.
 template <class V, class Finder, class Blend, class Executor = sequential,
           class = std::enable_if_t<detail::is_blend_v<Blend, V>>>
-void flock_step(detail::identity_t<span<V>> positions, detail::identity_t<span<V>> velocities, const flock_config<V>& cfg,
-                Finder& finder, flock_workspace<V>& ws, scalar_t<V> dt, const Blend& blend, Executor&& executor = {}) {
+void flock_step(detail::identity_t<span<V>> positions, detail::identity_t<span<V>> velocities,
+                const flock_config<V>& cfg, Finder& finder, flock_workspace<V>& ws, scalar_t<V> dt, const Blend& blend,
+                Executor&& executor = {}) {
     BOIDS_ASSERT(positions.size() == velocities.size(), "flock_step: positions and velocities differ in size");
     BOIDS_ASSERT(dt >= 0, "flock_step: dt must be >= 0");
     if (!(dt >= 0)) dt = 0;
     const std::size_t n = std::min(positions.size(), velocities.size());
     positions = positions.subspan(0, n);
     velocities = velocities.subspan(0, n);
-    const std::size_t per_boid = std::max<std::size_t>(
-        1, cfg.neighbors == neighborhood_kind::topological ? cfg.k : cfg.max_neighbors);
+    const std::size_t per_boid =
+        std::max<std::size_t>(1, cfg.neighbors == neighborhood_kind::topological ? cfg.k : cfg.max_neighbors);
     const std::size_t tasks = detail::task_count(n, 256, executor);
     ws.prepare(n, tasks, per_boid);
     const span<const V> pos(positions.data(), n);
     const span<const V> vel(velocities.data(), n);
     if constexpr (detail::has_contiguous_runs<std::remove_cv_t<Finder>>::value)
         finder.build(pos, executor, detail::concurrency_of(executor));  // a dense grid: built in parallel
-    else
-        finder.build(pos);
+    else finder.build(pos);
 
     ws.report = flock_step_report{flock_path::per_boid, "", 0};
     if constexpr (detail::has_contiguous_runs<std::remove_cv_t<Finder>>::value) {
@@ -77,7 +78,8 @@ void flock_step(detail::identity_t<span<V>> positions, detail::identity_t<span<V
             ws.report.reason = "topological neighbours: the grid's batched k-nearest query per cell";
         } else if (cfg.order != neighbor_order::finder) {
             ws.report.reason = "neighbor_order::by_index: every boid's neighbours sorted by index";
-        } else if (const char* why = detail::fused_metric_step(positions, velocities, cfg, finder, ws, dt, blend, tasks, executor)) {
+        } else if (const char* why =
+                       detail::fused_metric_step(positions, velocities, cfg, finder, ws, dt, blend, tasks, executor)) {
             ws.report.reason = why;
         } else {
             std::size_t off = 0;
@@ -124,7 +126,8 @@ void flock_step(detail::identity_t<span<V>> positions, detail::identity_t<span<V
                 return;
             }
             const auto summary = boids::summarize(i, vel, nbrs, cfg.separate);
-            if (!batched || summary.coincident > 0) {  // the blend boid by boid (the batch leaves coincident boids to it)
+            if (!batched ||
+                summary.coincident > 0) {  // the blend boid by boid (the batch leaves coincident boids to it)
                 ws.accelerations[s] = detail::blend_at(blend, i, pos[i], vel[i], summary);
                 return;
             }
@@ -167,8 +170,9 @@ void flock_step(detail::identity_t<span<V>> positions, detail::identity_t<span<V
 // With an auto_finder, the step runs on the finder it chooses for this flock size,
 // with that finder's own fast path (the grid's fused kernel above the crossover).
 template <class V, class Blend, class Executor = sequential, class = std::enable_if_t<detail::is_blend_v<Blend, V>>>
-void flock_step(detail::identity_t<span<V>> positions, detail::identity_t<span<V>> velocities, const flock_config<V>& cfg,
-                auto_finder<V>& finder, flock_workspace<V>& ws, scalar_t<V> dt, const Blend& blend, Executor&& executor = {}) {
+void flock_step(detail::identity_t<span<V>> positions, detail::identity_t<span<V>> velocities,
+                const flock_config<V>& cfg, auto_finder<V>& finder, flock_workspace<V>& ws, scalar_t<V> dt,
+                const Blend& blend, Executor&& executor = {}) {
     finder.with_chosen(positions.size(), [&](auto& chosen) {
         flock_step<V>(positions, velocities, cfg, chosen, ws, dt, blend, executor);
     });
@@ -177,8 +181,9 @@ void flock_step(detail::identity_t<span<V>> positions, detail::identity_t<span<V
 // The step with the ready-made blend (flock_rules: cfg's three rules and its predator).
 template <class V, class Finder, class Executor = sequential,
           class = std::enable_if_t<!detail::is_blend_v<std::decay_t<Executor>, V>>>
-void flock_step(detail::identity_t<span<V>> positions, detail::identity_t<span<V>> velocities, const flock_config<V>& cfg,
-                Finder& finder, flock_workspace<V>& ws, scalar_t<V> dt, Executor&& executor = {}) {
+void flock_step(detail::identity_t<span<V>> positions, detail::identity_t<span<V>> velocities,
+                const flock_config<V>& cfg, Finder& finder, flock_workspace<V>& ws, scalar_t<V> dt,
+                Executor&& executor = {}) {
     flock_step<V>(positions, velocities, cfg, finder, ws, dt, flock_rules<V>(cfg), executor);
 }
 
@@ -195,7 +200,8 @@ void flock_step(strided_span<V> positions, strided_span<V> velocities, const flo
         ws.gathered_positions[i] = positions[i];
         ws.gathered_velocities[i] = velocities[i];
     }
-    flock_step<V>(span<V>(ws.gathered_positions), span<V>(ws.gathered_velocities), cfg, finder, ws, dt, blend, executor);
+    flock_step<V>(span<V>(ws.gathered_positions), span<V>(ws.gathered_velocities), cfg, finder, ws, dt, blend,
+                  executor);
     for (std::size_t i = 0; i < n; ++i) {
         positions[i] = ws.gathered_positions[i];
         velocities[i] = ws.gathered_velocities[i];
@@ -208,4 +214,4 @@ void flock_step(strided_span<V> positions, strided_span<V> velocities, const flo
     flock_step(positions, velocities, cfg, finder, ws, dt, flock_rules<V>(cfg), executor);
 }
 
-} // namespace boids
+}  // namespace boids

@@ -63,8 +63,8 @@ struct flock_rules {
 
     explicit flock_rules(const flock_config<V>& cfg) noexcept : config(&cfg) {}
     [[nodiscard]] V operator()(const boid_view<V>& b, const neighborhood_summary<V>& s) const noexcept {
-        return flock_acceleration_from_sums(b.position, b.velocity, s.count, s.push, s.coincident_push, s.coincident > 0,
-                                            s.offset_sum, s.velocity_sum, *config);
+        return flock_acceleration_from_sums(b.position, b.velocity, s.count, s.push, s.coincident_push,
+                                            s.coincident > 0, s.offset_sum, s.velocity_sum, *config);
     }
 };
 
@@ -88,7 +88,7 @@ struct summed_rule {
         return rule.finish(s.*Sum, s.count, b.velocity, limits);
     }
 };
-} // namespace detail
+}  // namespace detail
 template <class V>
 using alignment_rule = detail::summed_rule<V, alignment<V>, &neighborhood_summary<V>::velocity_sum>;
 template <class V>
@@ -117,7 +117,7 @@ template <class V, class Blend>
     const V a = blend(boid_view<V>{i, p, v}, s);
     return boids::is_finite(a) ? a : boids::zero<V>();
 }
-} // namespace detail
+}  // namespace detail
 
 namespace detail {
 // The first `count` neighbours in `buffer`, less those whose velocity is not finite
@@ -129,10 +129,11 @@ template <class V>
     for (std::size_t k = 0; k < count; ++k)
         if (boids::is_finite(velocities[buffer[k].index])) buffer[kept++] = buffer[k];
     if (cfg.order == neighbor_order::by_index)
-        std::sort(buffer.begin(), buffer.begin() + kept, [](const auto& a, const auto& b) { return a.index < b.index; });
+        std::sort(buffer.begin(), buffer.begin() + kept,
+                  [](const auto& a, const auto& b) { return a.index < b.index; });
     return {buffer.data(), kept};
 }
-} // namespace detail
+}  // namespace detail
 
 // Finds boid i's neighbours with `finder` into `buffer` (capacity >= 1) and
 // returns them sorted by index.
@@ -161,5 +162,4 @@ template <class V, class Finder>
     return detail::seen_neighbors(buffer, count, velocities, cfg);
 }
 
-
-} // namespace boids
+}  // namespace boids

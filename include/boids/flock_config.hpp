@@ -33,8 +33,8 @@ struct flock_config {
     steering_limits<S> limits{};
     neighborhood_kind neighbors = neighborhood_kind::metric;
     S view_radius = S(1);
-    S view_angle = S(360);  // degrees; a full circle means no cone
-    std::size_t k = 7;      // topological: how many
+    S view_angle = S(360);            // degrees; a full circle means no cone
+    std::size_t k = 7;                // topological: how many
     std::size_t max_neighbors = 256;  // metric: the nearest this many count (0: none)
     neighbor_order order = neighbor_order::finder;
 
@@ -52,17 +52,22 @@ struct flock_config {
     [[nodiscard]] validation validate() const noexcept {
         if (auto v = limits.validate(); !v) return v;
         if (auto v = world.validate(); !v) return v;
-        if (!(std::isfinite(view_radius) && view_radius > 0)) return detail::fail("view_radius", "must be finite and > 0");
+        if (!(std::isfinite(view_radius) && view_radius > 0))
+            return detail::fail("view_radius", "must be finite and > 0");
         if (!(view_radius * view_radius >= std::numeric_limits<S>::min() &&
               view_radius * view_radius <= std::numeric_limits<S>::max()))
             return detail::fail("view_radius", "its square must be a normal number (about 1e-154 to 1e154 in double)");
-        if (!(view_angle >= 0 && view_angle <= S(360))) return detail::fail("view_angle", "must be in [0, 360] degrees");
+        if (!(view_angle >= 0 && view_angle <= S(360)))
+            return detail::fail("view_angle", "must be in [0, 360] degrees");
         if (neighbors == neighborhood_kind::topological && k == 0) return detail::fail("k", "must be >= 1");
-        if (!(std::isfinite(separate.radius) && separate.radius >= 0)) return detail::fail("separation.radius", "must be finite and >= 0");
-        if (!(std::isfinite(separate.strength) && separate.strength >= 0)) return detail::fail("separation.strength", "must be finite and >= 0");
+        if (!(std::isfinite(separate.radius) && separate.radius >= 0))
+            return detail::fail("separation.radius", "must be finite and >= 0");
+        if (!(std::isfinite(separate.strength) && separate.strength >= 0))
+            return detail::fail("separation.strength", "must be finite and >= 0");
         for (S w : {separation_weight, alignment_weight, cohesion_weight, flee_weight})
             if (!(std::isfinite(w) && w >= 0)) return detail::fail("weights", "must be finite and >= 0");
-        if (has_predator && !(std::isfinite(panic_radius) && panic_radius >= 0)) return detail::fail("panic_radius", "must be finite and >= 0");
+        if (has_predator && !(std::isfinite(panic_radius) && panic_radius >= 0))
+            return detail::fail("panic_radius", "must be finite and >= 0");
         if (has_predator && !boids::is_finite(predator)) return detail::fail("predator", "must be finite");
         return {};
     }
@@ -76,7 +81,7 @@ template <class V>
 struct moved_boid {
     V position, velocity;
 };
-} // namespace detail
+}  // namespace detail
 
 // Which way flock_step went for its last step, and why (flock_workspace::report).
 enum class flock_path {
@@ -86,9 +91,9 @@ enum class flock_path {
 };
 struct flock_step_report {
     flock_path path = flock_path::none;
-    const char* reason = "";            // why this path
-    std::size_t boids_off_kernel = 0;   // on the kernel's path: boids it handed to the per-boid path
-                                        // (boids on one spot, crowded boids in a cone, over-full cells)
+    const char* reason = "";           // why this path
+    std::size_t boids_off_kernel = 0;  // on the kernel's path: boids it handed to the per-boid path
+                                       // (boids on one spot, crowded boids in a cone, over-full cells)
 };
 
 // Scratch space for flock_step: accelerations and one neighbour buffer per task.
@@ -107,13 +112,13 @@ struct flock_workspace {
     std::vector<V> gathered_positions, gathered_velocities;  // a strided step's copies of your members
     std::size_t capacity = 0;
     std::size_t tasks = 0;
-    flock_step_report report{};                          // the last step's path and why
+    flock_step_report report{};  // the last step's path and why
 
     // A cell's candidates beyond this many take the general path; the block stays
     // small enough for the first-level cache.
     static constexpr std::size_t block_capacity = 1024;
     static_assert(block_capacity <= detail::block_capacity_limit, "counts in the kernel must stay exact");
-    static constexpr std::size_t block_stride = block_capacity + 16;  // + lanes read past the end
+    static constexpr std::size_t block_stride = block_capacity + 16;   // + lanes read past the end
     static constexpr std::size_t block_rows = 3 * dimension_v<V> + 1;  // positions, velocities, shifts per axis; zeros
     static constexpr std::size_t crowd_stride = block_capacity + detail::distance_padding<S>;
 
@@ -146,4 +151,4 @@ struct flock_workspace {
     }
 };
 
-} // namespace boids
+}  // namespace boids

@@ -21,7 +21,7 @@ template <class V>
 [[nodiscard]] V to_vector(const std::array<scalar_t<V>, dimension_v<V>>& a) noexcept {
     return boids::generate<V>([&](std::size_t i) { return a[i]; });
 }
-} // namespace detail
+}  // namespace detail
 
 // The direction two boids on exactly the same spot are pushed apart: fixed by the
 // seed and the pair, opposite for the two (boid `self` gets this, the other its negative).
@@ -42,10 +42,10 @@ enum class separation_falloff {
 template <class V>
 struct separation {
     using S = scalar_t<V>;
-    S radius;                     // only neighbours closer than this push
+    S radius;  // only neighbours closer than this push
     separation_falloff falloff = separation_falloff::lesson;
-    S strength = S(1);            // inverse_square: length^3/s^2; linear: length/s^2
-    std::uint64_t seed = 0;       // picks the directions coincident boids are pushed apart
+    S strength = S(1);       // inverse_square: length^3/s^2; linear: length/s^2
+    std::uint64_t seed = 0;  // picks the directions coincident boids are pushed apart
 
     // The factor w with which a neighbour at offset x (0 < |x|^2 < radius^2) adds w * x
     // to the push: -1/d^2 (lesson, inverse_square) or -(1 - d/radius)/d (linear).
@@ -74,8 +74,7 @@ struct separation {
             if (any_coincident && near > S(0)) total = boids::add_scaled(push, coincident, S(1) / (near * near));
             return boids::scale(total, strength);
         }
-        case separation_falloff::linear:
-            return boids::scale(boids::add(push, coincident), strength);
+        case separation_falloff::linear: return boids::scale(boids::add(push, coincident), strength);
         }
         return boids::zero<V>();
     }
@@ -160,4 +159,4 @@ struct cohesion {
     }
 };
 
-} // namespace boids
+}  // namespace boids

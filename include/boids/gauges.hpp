@@ -33,7 +33,7 @@ template <class Range>
     if constexpr (is_contiguous<Range>::value) return span<const V>(r.data(), r.size());
     else return strided_span<const V>(r);
 }
-} // namespace detail
+}  // namespace detail
 
 // With any finder (built here on `positions`); all_pairs when none is given.
 template <class Positions, class Finder, class V = detail::element_of<Positions>,
@@ -89,4 +89,4 @@ template <class Velocities, class V = detail::element_of<Velocities>>
     return count == 0 ? S(0) : boids::length(sum) / static_cast<S>(count);
 }
 
-} // namespace boids
+}  // namespace boids

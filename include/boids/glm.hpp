@@ -11,12 +11,8 @@ template <class T, glm::qualifier Q>
 struct vector_traits<glm::vec<2, T, Q>, std::enable_if_t<std::is_floating_point_v<T>>> {
     using scalar = T;
     static constexpr std::size_t dimension = 2;
-    static constexpr scalar get(const glm::vec<2, T, Q>& v, std::size_t i) noexcept {
-        return i == 0 ? v.x : v.y;
-    }
-    static constexpr glm::vec<2, T, Q> make(scalar x, scalar y) noexcept {
-        return glm::vec<2, T, Q>(x, y);
-    }
+    static constexpr scalar get(const glm::vec<2, T, Q>& v, std::size_t i) noexcept { return i == 0 ? v.x : v.y; }
+    static constexpr glm::vec<2, T, Q> make(scalar x, scalar y) noexcept { return glm::vec<2, T, Q>(x, y); }
 };
 
 template <class T, glm::qualifier Q>
@@ -31,4 +27,4 @@ struct vector_traits<glm::vec<3, T, Q>, std::enable_if_t<std::is_floating_point_
     }
 };
 
-} // namespace boids
+}  // namespace boids

@@ -38,9 +38,7 @@ struct random_stream {
         return z ^ (z >> 31);
     }
     // Uniform in [lo, hi).
-    constexpr double uniform(double lo = 0.0, double hi = 1.0) noexcept {
-        return lo + (hi - lo) * unit_double(next());
-    }
+    constexpr double uniform(double lo = 0.0, double hi = 1.0) noexcept { return lo + (hi - lo) * unit_double(next()); }
     // Two independent standard normals from one Box-Muller draw (half the cost of
     // two normal() calls).
     void normal_pair(double& a, double& b) noexcept {
@@ -68,10 +66,9 @@ template <class V>
     } else {
         const double z = 2.0 * unit_double(mix64(bits ^ 0xA5A5A5A5A5A5A5A5ull)) - 1.0;
         const double r = std::sqrt(std::fmax(0.0, 1.0 - z * z));
-        return boids::generate<V>([&](std::size_t i) {
-            return S(i == 0 ? r * std::cos(a) : (i == 1 ? r * std::sin(a) : z));
-        });
+        return boids::generate<V>(
+            [&](std::size_t i) { return S(i == 0 ? r * std::cos(a) : (i == 1 ? r * std::sin(a) : z)); });
     }
 }
 
-} // namespace boids
+}  // namespace boids

@@ -51,7 +51,7 @@ inline constexpr unsigned char snapshot_magic[8] = {'B', 'O', 'I', 'D', 'S', 'N'
 }
 // The checksum of the snapshot starting at p: its header up to the checksum, then its payload.
 [[nodiscard]] inline std::uint64_t snapshot_checksum(const unsigned char* p, std::size_t payload_bytes) noexcept;
-} // namespace detail
+}  // namespace detail
 
 // Appends a snapshot to a byte vector: begin() writes the header, the put calls the
 // payload, finish() fills in the payload's length and checksum.
@@ -127,7 +127,8 @@ public:
     explicit snapshot_reader(span<const unsigned char> bytes) noexcept : bytes_(bytes) {}
 
     // Checks the header; `count` receives its count.
-    validation open(snapshot_kind kind, std::uint32_t scalar_bytes, std::uint32_t dimension, std::uint64_t& count) noexcept {
+    validation open(snapshot_kind kind, std::uint32_t scalar_bytes, std::uint32_t dimension,
+                    std::uint64_t& count) noexcept {
         if (bytes_.size() < snapshot_header_bytes) return fail("header", "shorter than a snapshot header (truncated?)");
         if (std::memcmp(bytes_.data(), detail::snapshot_magic, 8) != 0) return fail("magic", "not a boids snapshot");
         pos_ = 8;
@@ -145,7 +146,8 @@ public:
         if (k != static_cast<std::uint32_t>(kind)) return fail("kind", "a snapshot of something else");
         if (sb != scalar_bytes) return fail("scalar type", "saved with another scalar type (float or double)");
         if (dim != dimension) return fail("dimension", "saved with another dimension");
-        if (length != bytes_.size() - snapshot_header_bytes) return fail("length", "the payload is truncated or has bytes past its end");
+        if (length != bytes_.size() - snapshot_header_bytes)
+            return fail("length", "the payload is truncated or has bytes past its end");
         if (sum != detail::snapshot_checksum(bytes_.data(), bytes_.size() - snapshot_header_bytes))
             return fail("checksum", "the snapshot is corrupt");
         limit_ = bytes_.size();
@@ -264,6 +266,6 @@ inline std::uint64_t snapshot_checksum(const unsigned char* p, std::size_t paylo
     const std::uint64_t h = fnv1a64(p, snapshot_header_bytes - 8);
     return fnv1a64(p + snapshot_header_bytes, payload_bytes, h);
 }
-} // namespace detail
+}  // namespace detail
 
-} // namespace boids
+}  // namespace boids

@@ -17,12 +17,11 @@ public:
     constexpr span() noexcept = default;
     constexpr span(T* data, std::size_t size) noexcept : data_(data), size_(size) {}
     // Any contiguous container with data() and size() (std::vector, std::array).
-    template <class C, class = std::enable_if_t<
-                           std::is_convertible_v<decltype(std::declval<C&>().data()), T*>>>
-    constexpr span(C& c) noexcept : data_(c.data()), size_(c.size()) {} // NOLINT: implicit by design
+    template <class C, class = std::enable_if_t<std::is_convertible_v<decltype(std::declval<C&>().data()), T*>>>
+    constexpr span(C& c) noexcept : data_(c.data()), size_(c.size()) {}  // NOLINT: implicit by design
     // span<T> converts to span<const T>.
     template <class U, class = std::enable_if_t<std::is_convertible_v<U (*)[], T (*)[]>>>
-    constexpr span(span<U> other) noexcept : data_(other.data()), size_(other.size()) {} // NOLINT
+    constexpr span(span<U> other) noexcept : data_(other.data()), size_(other.size()) {}  // NOLINT
 
     [[nodiscard]] constexpr T* data() const noexcept { return data_; }
     [[nodiscard]] constexpr std::size_t size() const noexcept { return size_; }
@@ -46,4 +45,4 @@ private:
 template <class C>
 span(C&) -> span<std::remove_pointer_t<decltype(std::declval<C&>().data())>>;
 
-} // namespace boids
+}  // namespace boids

@@ -20,14 +20,11 @@ struct steering_limits {
 
     // Names the first field that is wrong, and why.
     [[nodiscard]] validation validate() const noexcept {
-        if (!(std::isfinite(max_speed) && max_speed >= 0))
-            return detail::fail("max_speed", "must be finite and >= 0");
-        if (!(std::isfinite(max_force) && max_force >= 0))
-            return detail::fail("max_force", "must be finite and >= 0");
+        if (!(std::isfinite(max_speed) && max_speed >= 0)) return detail::fail("max_speed", "must be finite and >= 0");
+        if (!(std::isfinite(max_force) && max_force >= 0)) return detail::fail("max_force", "must be finite and >= 0");
         if (!(std::isfinite(reaction_time) && reaction_time > 0))
             return detail::fail("reaction_time", "must be finite and > 0");
-        if (!(std::isfinite(min_speed) && min_speed >= 0))
-            return detail::fail("min_speed", "must be finite and >= 0");
+        if (!(std::isfinite(min_speed) && min_speed >= 0)) return detail::fail("min_speed", "must be finite and >= 0");
         if (min_speed > max_speed) return detail::fail("min_speed", "must not exceed max_speed");
         return {};
     }
@@ -49,8 +46,8 @@ template <class V>
     if (!(reaction_time > 0))
         return boids::clamp_magnitude(boids::scale(boids::normalized_or_zero(boids::sub(desired, velocity)), max_force),
                                       max_force);
-    return boids::clamp_magnitude(
-        boids::scale(boids::sub(desired, velocity), scalar_t<V>(1) / reaction_time), max_force);
+    return boids::clamp_magnitude(boids::scale(boids::sub(desired, velocity), scalar_t<V>(1) / reaction_time),
+                                  max_force);
 }
 
 template <class V>
@@ -62,10 +59,8 @@ template <class V>
 // Keeps |v| inside [min_speed, max_speed]. A zero velocity with min_speed > 0 gets
 // the defined heading +x at min_speed (the lesson's rule), never NaN.
 template <class V>
-[[nodiscard]] V apply_speed_band(const V& velocity, scalar_t<V> min_speed,
-                                 scalar_t<V> max_speed) noexcept {
-    if (min_speed > 0 && boids::is_zero(velocity))
-        return boids::scale(boids::unit_axis<V>(0), min_speed);
+[[nodiscard]] V apply_speed_band(const V& velocity, scalar_t<V> min_speed, scalar_t<V> max_speed) noexcept {
+    if (min_speed > 0 && boids::is_zero(velocity)) return boids::scale(boids::unit_axis<V>(0), min_speed);
     return boids::clamp_magnitude(velocity, min_speed, max_speed);
 }
 
@@ -73,12 +68,11 @@ template <class V>
 // position with the new velocity. dt = 0 leaves the position where it is, and so
 // does a negative or NaN dt (an assert where asserts are on): time never runs back.
 template <class V>
-void integrate(V& position, V& velocity, const V& acceleration, scalar_t<V> dt,
-               scalar_t<V> max_speed, scalar_t<V> min_speed = 0) noexcept {
+void integrate(V& position, V& velocity, const V& acceleration, scalar_t<V> dt, scalar_t<V> max_speed,
+               scalar_t<V> min_speed = 0) noexcept {
     BOIDS_ASSERT(dt >= 0, "integrate: dt must be >= 0");
     if (!(dt >= 0)) dt = 0;
-    velocity = boids::apply_speed_band(boids::add_scaled(velocity, acceleration, dt), min_speed,
-                                       max_speed);
+    velocity = boids::apply_speed_band(boids::add_scaled(velocity, acceleration, dt), min_speed, max_speed);
     position = boids::add_scaled(position, velocity, dt);
 }
 
@@ -88,4 +82,4 @@ void integrate(V& position, V& velocity, const V& acceleration, scalar_t<V> dt,
     boids::integrate(position, velocity, acceleration, dt, limits.max_speed, limits.min_speed);
 }
 
-} // namespace boids
+}  // namespace boids

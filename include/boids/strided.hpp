@@ -57,10 +57,11 @@ private:
 template <class Container, class Member, class Struct>
 [[nodiscard]] auto members(Container& c, Member Struct::*m) noexcept {
     using element = std::remove_pointer_t<decltype(c.data())>;
-    static_assert(std::is_same_v<std::remove_cv_t<element>, Struct>, "boids::members: the member is not one of the container's elements");
+    static_assert(std::is_same_v<std::remove_cv_t<element>, Struct>,
+                  "boids::members: the member is not one of the container's elements");
     using M = std::conditional_t<std::is_const_v<element>, const Member, Member>;
     if (c.size() == 0) return strided_span<M>();
     return strided_span<M>(&(c.data()->*m), c.size(), sizeof(Struct));
 }
 
-} // namespace boids
+}  // namespace boids

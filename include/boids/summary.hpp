@@ -26,15 +26,15 @@ struct boid_view {
 template <class V>
 struct neighborhood_summary {
     using S = scalar_t<V>;
-    std::size_t count = 0;      // neighbours seen, those on the boid's very spot included
-    V offset_sum = boids::zero<V>();           // sum of offsets to them: offset_sum / count is the way to their centre
-    V velocity_sum = boids::zero<V>();         // sum of their velocities: velocity_sum / count is their mean velocity
-    V push = boids::zero<V>();                 // the separation push for the configured falloff, over neighbours
-                                // closer than the separation radius (and apart): sum of w(d) * offset
-    V coincident_push = boids::zero<V>();      // sum of the seeded unit directions away from neighbours on the very spot
-    std::size_t coincident = 0; // how many of those there are (within the separation radius)
+    std::size_t count = 0;                 // neighbours seen, those on the boid's very spot included
+    V offset_sum = boids::zero<V>();       // sum of offsets to them: offset_sum / count is the way to their centre
+    V velocity_sum = boids::zero<V>();     // sum of their velocities: velocity_sum / count is their mean velocity
+    V push = boids::zero<V>();             // the separation push for the configured falloff, over neighbours
+                                           // closer than the separation radius (and apart): sum of w(d) * offset
+    V coincident_push = boids::zero<V>();  // sum of the seeded unit directions away from neighbours on the very spot
+    std::size_t coincident = 0;            // how many of those there are (within the separation radius)
     S nearest_distance_squared = std::numeric_limits<S>::infinity();  // to the nearest neighbour
-                                // (0: one on the very spot; infinity: none)
+                                                                      // (0: one on the very spot; infinity: none)
 
     [[nodiscard]] V mean_offset() const noexcept {
         return count == 0 ? boids::zero<V>() : boids::scale(offset_sum, S(1) / static_cast<S>(count));
@@ -44,4 +44,4 @@ struct neighborhood_summary {
     }
 };
 
-} // namespace boids
+}  // namespace boids

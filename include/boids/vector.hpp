@@ -33,9 +33,9 @@ namespace detail {
 template <class V, class = void>
 struct has_vector_traits : std::false_type {};
 template <class V>
-struct has_vector_traits<V, std::void_t<decltype(vector_traits<V>::dimension),
-                                         typename vector_traits<V>::scalar>> : std::true_type {};
-} // namespace detail
+struct has_vector_traits<V, std::void_t<decltype(vector_traits<V>::dimension), typename vector_traits<V>::scalar>>
+    : std::true_type {};
+}  // namespace detail
 
 // True when V has been registered with the vector policy.
 template <class V>
@@ -51,7 +51,7 @@ struct checked_traits {
                   "boids::vector_traits<Type>, or include <boids/glm.hpp> for GLM types.");
     using type = vector_traits<V>;
 };
-} // namespace detail
+}  // namespace detail
 
 template <class V>
 using traits_of = typename detail::checked_traits<std::remove_cv_t<V>>::type;
@@ -63,12 +63,10 @@ inline constexpr std::size_t dimension_v = traits_of<V>::dimension;
 namespace detail {
 template <class V>
 constexpr void check_supported() noexcept {
-    static_assert(dimension_v<V> == 2 || dimension_v<V> == 3,
-                  "boids: vectors must have dimension 2 or 3");
-    static_assert(std::is_floating_point_v<scalar_t<V>>,
-                  "boids: the vector's scalar must be float or double");
+    static_assert(dimension_v<V> == 2 || dimension_v<V> == 3, "boids: vectors must have dimension 2 or 3");
+    static_assert(std::is_floating_point_v<scalar_t<V>>, "boids: the vector's scalar must be float or double");
 }
-} // namespace detail
+}  // namespace detail
 
 // Component i of v.
 template <class V>
@@ -192,7 +190,7 @@ template <class S>
 [[nodiscard]] constexpr bool normal_range(S l2) noexcept {
     return l2 >= std::numeric_limits<S>::min() && l2 <= std::numeric_limits<S>::max();
 }
-} // namespace detail
+}  // namespace detail
 
 template <class V>
 [[nodiscard]] scalar_t<V> length(const V& a) noexcept {
@@ -241,10 +239,8 @@ template <class V>
 // a with its length moved into [min_length, max_length]. A zero vector has no
 // direction and stays zero: callers that need one (integrate's speed band) pick it.
 template <class V>
-[[nodiscard]] BOIDS_DETAIL_HOT V clamp_magnitude(const V& a, scalar_t<V> min_length,
-                                                 scalar_t<V> max_length) noexcept {
-    BOIDS_ASSERT(min_length >= 0 && min_length <= max_length,
-                 "clamp_magnitude: need 0 <= min_length <= max_length");
+[[nodiscard]] BOIDS_DETAIL_HOT V clamp_magnitude(const V& a, scalar_t<V> min_length, scalar_t<V> max_length) noexcept {
+    BOIDS_ASSERT(min_length >= 0 && min_length <= max_length, "clamp_magnitude: need 0 <= min_length <= max_length");
     using S = scalar_t<V>;
     const S l2 = boids::length_squared(a);
     if (detail::normal_range(l2)) {  // the usual case: one square root (the same bits as below)
@@ -259,29 +255,28 @@ template <class V>
     return a;
 }
 
-} // namespace boids
+}  // namespace boids
 
 // Registration for plain structs with public fields (raylib's Vector2, a C struct).
 // Use at global scope. The type needs no operators and no constructor beyond Type{}.
-#define BOIDS_REGISTER_VECTOR2(Type, Scalar, X, Y)                                                \
-    BOIDS_DETAIL_REGISTER_VECTOR(Type, Scalar, 2, (i == 0 ? v.X : v.Y), (scalar x, scalar y), \
-                                 (v.X = x, v.Y = y))
-#define BOIDS_REGISTER_VECTOR3(Type, Scalar, X, Y, Z)                                             \
-    BOIDS_DETAIL_REGISTER_VECTOR(Type, Scalar, 3, (i == 0 ? v.X : (i == 1 ? v.Y : v.Z)),        \
-                                 (scalar x, scalar y, scalar z), (v.X = x, v.Y = y, v.Z = z))
+#define BOIDS_REGISTER_VECTOR2(Type, Scalar, X, Y) \
+  BOIDS_DETAIL_REGISTER_VECTOR(Type, Scalar, 2, (i == 0 ? v.X : v.Y), (scalar x, scalar y), (v.X = x, v.Y = y))
+#define BOIDS_REGISTER_VECTOR3(Type, Scalar, X, Y, Z)                                                                  \
+  BOIDS_DETAIL_REGISTER_VECTOR(Type, Scalar, 3, (i == 0 ? v.X : (i == 1 ? v.Y : v.Z)), (scalar x, scalar y, scalar z), \
+                               (v.X = x, v.Y = y, v.Z = z))
 
 // What both write: traits whose get(v, i) is `Get` and whose make(Params) sets `Set`.
-#define BOIDS_DETAIL_REGISTER_VECTOR(Type, Scalar, Dim, Get, Params, Set)                         \
-    namespace boids {                                                                             \
-    template <>                                                                                   \
-    struct vector_traits<Type> {                                                                  \
-        using scalar = Scalar;                                                                    \
-        static constexpr std::size_t dimension = Dim;                                             \
-        static constexpr scalar get(const Type& v, std::size_t i) noexcept { return Get; }        \
-        static constexpr Type make Params noexcept {                                              \
-            Type v{};                                                                             \
-            static_cast<void>(Set);                                                               \
-            return v;                                                                             \
-        }                                                                                         \
-    };                                                                                            \
-    }
+#define BOIDS_DETAIL_REGISTER_VECTOR(Type, Scalar, Dim, Get, Params, Set)              \
+  namespace boids {                                                                    \
+  template <>                                                                          \
+  struct vector_traits<Type> {                                                         \
+    using scalar = Scalar;                                                             \
+    static constexpr std::size_t dimension = Dim;                                      \
+    static constexpr scalar get(const Type& v, std::size_t i) noexcept { return Get; } \
+    static constexpr Type make Params noexcept {                                       \
+      Type v{};                                                                        \
+      static_cast<void>(Set);                                                          \
+      return v;                                                                        \
+    }                                                                                  \
+  };                                                                                   \
+  }

@@ -19,11 +19,12 @@ TEMPLATE_TEST_CASE("context steering picks the best open direction when the dire
     CHECK(ctx.danger(boids::zero<V>(), dir) == S(0));
     // And the agent gets there without touching the rock.
     double closest = 1e9;
-    const auto end = test::run<V>({boids::zero<V>(), boids::zero<V>()}, lim, 15, 1.0 / 60,
-                                  [&](const V& p, const V& v, double) { return ctx(p, v, target); },
-                                  [&](const test::agent<V>& a, double) {
-                                      closest = std::min(closest, test::len(boids::sub(a.p, rocks[0].centre)) - 2.0);
-                                  });
+    const auto end = test::run<V>(
+        {boids::zero<V>(), boids::zero<V>()}, lim, 15, 1.0 / 60,
+        [&](const V& p, const V& v, double) { return ctx(p, v, target); },
+        [&](const test::agent<V>& a, double) {
+            closest = std::min(closest, test::len(boids::sub(a.p, rocks[0].centre)) - 2.0);
+        });
     CHECK(closest > 0.0);
     CHECK(test::len(boids::sub(end.p, target)) < 1.0);
 }

@@ -39,9 +39,11 @@ TEMPLATE_TEST_CASE("queue keeps a file of agents from overlapping", "[crowd][que
                 const V wait = queueing ? boids::queue<V>{S(2.5), S(1), lim}(v[i], near.result()) : boids::zero<V>();
                 acc[i] = boids::blend_priority(lim.max_force, S(1e-3), wait, go);
             }
-            for (std::size_t i = 0; i < p.size(); ++i) boids::integrate(p[i], v[i], acc[i], S(1) / S(60), i == 0 ? slow : fast);
             for (std::size_t i = 0; i < p.size(); ++i)
-                for (std::size_t j = i + 1; j < p.size(); ++j) closest = std::min(closest, test::len(boids::sub(p[i], p[j])));
+                boids::integrate(p[i], v[i], acc[i], S(1) / S(60), i == 0 ? slow : fast);
+            for (std::size_t i = 0; i < p.size(); ++i)
+                for (std::size_t j = i + 1; j < p.size(); ++j)
+                    closest = std::min(closest, test::len(boids::sub(p[i], p[j])));
         }
         return closest;
     };
@@ -58,21 +60,23 @@ TEMPLATE_TEST_CASE("leader following keeps followers behind the leader", "[crowd
     const V lv = test::make<V>(3, 0.5, 0.2);
     int ahead = 0, samples = 0;
     // Start in front of the leader, on its path: the follower must step aside and fall back.
-    test::run<V>({test::make<V>(4, 0), boids::zero<V>()}, lim, 20, 1.0 / 60,
-                 [&](const V& p, const V& v, double t) {
-                     return boids::follow_leader<V>{boids::scale(lv, static_cast<S>(t)), lv, S(3), lim}(p, v);
-                 },
-                 [&](const test::agent<V>& a, double t) {
-                     if (t < 5) return;
-                     const V leader = boids::scale(lv, static_cast<S>(t));
-                     ++samples;
-                     if (boids::dot(boids::sub(a.p, leader), lv) > 0) ++ahead;
-                 });
+    test::run<V>(
+        {test::make<V>(4, 0), boids::zero<V>()}, lim, 20, 1.0 / 60,
+        [&](const V& p, const V& v, double t) {
+            return boids::follow_leader<V>{boids::scale(lv, static_cast<S>(t)), lv, S(3), lim}(p, v);
+        },
+        [&](const test::agent<V>& a, double t) {
+            if (t < 5) return;
+            const V leader = boids::scale(lv, static_cast<S>(t));
+            ++samples;
+            if (boids::dot(boids::sub(a.p, leader), lv) > 0) ++ahead;
+        });
     CHECK(samples > 0);
     CHECK(ahead == 0);
 }
 
-TEMPLATE_TEST_CASE("unaligned collision avoidance keeps crossing agents apart", "[crowd][collisions]", BOIDS_ALL_VEC_TYPES) {
+TEMPLATE_TEST_CASE("unaligned collision avoidance keeps crossing agents apart", "[crowd][collisions]",
+                   BOIDS_ALL_VEC_TYPES) {
     using V = TestType;
     using S = boids::scalar_t<V>;
     const boids::steering_limits<S> lim{4, 10, S(0.2), 0};
@@ -86,7 +90,8 @@ TEMPLATE_TEST_CASE("unaligned collision avoidance keeps crossing agents apart", 
             V acc[2];
             for (std::size_t i = 0; i < 2; ++i) {
                 const V go = boids::seek<V>{goals[i], lim}(p[i], v[i]);
-                const V dodge = avoiding ? avoid(i, boids::span<const V>(p), boids::span<const V>(v)) : boids::zero<V>();
+                const V dodge =
+                    avoiding ? avoid(i, boids::span<const V>(p), boids::span<const V>(v)) : boids::zero<V>();
                 acc[i] = boids::blend_priority(lim.max_force, S(1e-3), dodge, go);
             }
             for (std::size_t i = 0; i < 2; ++i) boids::integrate(p[i], v[i], acc[i], S(1) / S(60), lim);
@@ -108,7 +113,8 @@ TEMPLATE_TEST_CASE("crowd behaviours on degenerate input", "[crowd][contract]", 
     CHECK(boids::is_finite(boids::queue<V>{S(0), S(0), lim}(z, {})));
     CHECK(boids::is_finite(boids::follow_leader<V>{z, z, S(0), lim}(z, z)));
     std::vector<V> p(3, z), v(3, z);
-    CHECK(boids::is_finite(boids::avoid_collisions<V>{S(1), S(1), lim}(0, boids::span<const V>(p), boids::span<const V>(v))));
+    CHECK(boids::is_finite(
+        boids::avoid_collisions<V>{S(1), S(1), lim}(0, boids::span<const V>(p), boids::span<const V>(v))));
 }
 
 TEST_CASE("queue files a crowd through a door without overlaps", "[crowd][queue]") {
@@ -134,18 +140,21 @@ TEST_CASE("queue files a crowd through a door without overlaps", "[crowd][queue]
             for (std::size_t i = 0; i < p.size(); ++i) {
                 boids::buffer_sink<double, 2> near{boids::span<boids::neighbor<double, 2>>(buf)};
                 finder.for_each_within(i, 3.0, near);
-                const P avoid = boids::avoid_obstacles<P>{boids::span<const boids::sphere<P>>(pillars), r, lim}(p[i], v[i]);
+                const P avoid =
+                    boids::avoid_obstacles<P>{boids::span<const boids::sphere<P>>(pillars), r, lim}(p[i], v[i]);
                 const P wait = queueing ? boids::queue<P>{1.5, 2 * r, lim}(v[i], near.result()) : P{0, 0};
                 const P go = boids::arrive<P>{{12, 0}, 2.0, lim}(p[i], v[i]);
                 const P push = personal_space(i, v[i], near.result(), lim);
-                acc[i] = boids::blend_priority(lim.max_force, 1e-6, avoid,
-                                               boids::blend_weighted(lim.max_force, boids::weighted<P>{2, push},
-                                                                     boids::weighted<P>{2, wait}, boids::weighted<P>{1, go}));
+                acc[i] = boids::blend_priority(
+                    lim.max_force, 1e-6, avoid,
+                    boids::blend_weighted(lim.max_force, boids::weighted<P>{2, push}, boids::weighted<P>{2, wait},
+                                          boids::weighted<P>{1, go}));
             }
             for (std::size_t i = 0; i < p.size(); ++i) boids::integrate(p[i], v[i], acc[i], 1.0 / 60, lim);
             if (step > 60)  // after the first second (they start 1.2 apart)
                 for (std::size_t i = 0; i < p.size(); ++i)
-                    for (std::size_t j = i + 1; j < p.size(); ++j) closest = std::min(closest, boids::distance(p[i], p[j]));
+                    for (std::size_t j = i + 1; j < p.size(); ++j)
+                        closest = std::min(closest, boids::distance(p[i], p[j]));
         }
         through = 0;
         for (const auto& q : p) through += q.x > 3 ? 1 : 0;

@@ -15,12 +15,14 @@ TEMPLATE_TEST_CASE("a flow field samples bilinearly and a crowd follows it", "[f
     const boids::flow_field<V> field{boids::zero<V>(), S(10), count, boids::span<const V>(cells)};
     REQUIRE(field.valid());
     CHECK(test::near(field.sample(test::make<V>(2.5, 3, 3)), test::make<V>(1, 0), 1e-5));
-    CHECK(test::near(field.sample(test::make<V>(-50, 3)), test::make<V>(0, 0), 1e-6));   // clamped to the edge
+    CHECK(test::near(field.sample(test::make<V>(-50, 3)), test::make<V>(0, 0), 1e-6));  // clamped to the edge
     CHECK(test::near(field.sample(test::make<V>(500, 3)), test::make<V>(4, 0), 1e-6));
     // An agent settles on the field's velocity where it stands.
     const boids::steering_limits<S> lim{10, 20, S(0.2), 0};
     const auto end = test::run<V>({test::make<V>(5, 5, 5), test::make<V>(0, 3, 0)}, lim, 0.6, 1.0 / 60,
-                                  [&](const V& p, const V& v, double) { return boids::follow_flow<V>{field, lim}(p, v); });
+                                  [&](const V& p, const V& v, double) {
+                                      return boids::follow_flow<V>{field, lim}(p, v);
+                                  });
     CHECK(test::near(end.v, field.sample(end.p), 0.3));
     // A malformed field (cells do not match the counts) gives zero, not a crash.
     const boids::flow_field<V> bad{boids::zero<V>(), S(10), count, boids::span<const V>(cells.data(), 1)};

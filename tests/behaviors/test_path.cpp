@@ -7,19 +7,21 @@ TEMPLATE_TEST_CASE("path following stays within the radius once on the path and 
                    BOIDS_ALL_VEC_TYPES) {
     using V = TestType;
     using S = boids::scalar_t<V>;
-    const std::vector<V> pts{test::make<V>(0, 0), test::make<V>(20, 0), test::make<V>(20, 15, 5), test::make<V>(40, 15, 5)};
+    const std::vector<V> pts{test::make<V>(0, 0), test::make<V>(20, 0), test::make<V>(20, 15, 5),
+                             test::make<V>(40, 15, 5)};
     const boids::polyline_path<V> path{boids::span<const V>(pts), S(1.5), false};
     const boids::steering_limits<S> lim{6, 12, S(0.25), 0};
     const boids::follow_path<V> follow{path, lim, S(0.4)};
     bool on = false;
     double worst = 0;
-    const auto end = test::run<V>({test::make<V>(-3, 2), test::make<V>(1, 0)}, lim, 40, 1.0 / 60,
-                                  [&](const V& p, const V& v, double) { return follow(p, v); },
-                                  [&](const test::agent<V>& a, double) {
-                                      const double d = static_cast<double>(path.nearest(a.p).distance);
-                                      if (d < 0.5 * 1.5) on = true;
-                                      if (on) worst = std::max(worst, d);
-                                  });
+    const auto end = test::run<V>(
+        {test::make<V>(-3, 2), test::make<V>(1, 0)}, lim, 40, 1.0 / 60,
+        [&](const V& p, const V& v, double) { return follow(p, v); },
+        [&](const test::agent<V>& a, double) {
+            const double d = static_cast<double>(path.nearest(a.p).distance);
+            if (d < 0.5 * 1.5) on = true;
+            if (on) worst = std::max(worst, d);
+        });
     CHECK(on);
     CAPTURE(worst);
     CHECK(worst <= 1.5);
@@ -35,12 +37,13 @@ TEMPLATE_TEST_CASE("a closed path is followed round and round", "[path]", BOIDS_
     const boids::steering_limits<S> lim{6, 12, S(0.25), 0};
     const boids::follow_path<V> follow{path, lim, S(0.4)};
     double travelled = 0, worst = 0;
-    test::run<V>({test::make<V>(0, 0), test::make<V>(3, 0)}, lim, 60, 1.0 / 60,
-                 [&](const V& p, const V& v, double) { return follow(p, v); },
-                 [&](const test::agent<V>& a, double t) {
-                     travelled += test::len(a.v) / 60;
-                     if (t > 5) worst = std::max(worst, static_cast<double>(path.nearest(a.p).distance));
-                 });
+    test::run<V>(
+        {test::make<V>(0, 0), test::make<V>(3, 0)}, lim, 60, 1.0 / 60,
+        [&](const V& p, const V& v, double) { return follow(p, v); },
+        [&](const test::agent<V>& a, double t) {
+            travelled += test::len(a.v) / 60;
+            if (t > 5) worst = std::max(worst, static_cast<double>(path.nearest(a.p).distance));
+        });
     CHECK(travelled > 3 * 80);  // more than three laps
     CHECK(worst <= 2.0);
 }
@@ -51,6 +54,8 @@ TEMPLATE_TEST_CASE("path following on degenerate paths is finite", "[path][contr
     const boids::steering_limits<S> lim{6, 12, S(0.25), 0};
     const std::vector<V> one{test::make<V>(3, 3)}, twin{test::make<V>(1, 1), test::make<V>(1, 1)};
     CHECK(boids::is_finite(boids::follow_path<V>{{}, lim}(boids::zero<V>(), boids::zero<V>())));
-    CHECK(boids::is_finite(boids::follow_path<V>{{boids::span<const V>(one), S(0)}, lim}(boids::zero<V>(), boids::zero<V>())));
-    CHECK(boids::is_finite(boids::follow_path<V>{{boids::span<const V>(twin), S(1)}, lim}(test::make<V>(1, 1), boids::zero<V>())));
+    CHECK(boids::is_finite(
+        boids::follow_path<V>{{boids::span<const V>(one), S(0)}, lim}(boids::zero<V>(), boids::zero<V>())));
+    CHECK(boids::is_finite(
+        boids::follow_path<V>{{boids::span<const V>(twin), S(1)}, lim}(test::make<V>(1, 1), boids::zero<V>())));
 }

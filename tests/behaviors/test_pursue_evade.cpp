@@ -13,18 +13,19 @@ double catch_time(Make&& make) {
     const V qv = test::make<V>(0, 6, 2);
     const V q0 = test::make<V>(30, 0, 0);
     double caught = 1e9;
-    test::run<V>({test::make<V>(0, 0), boids::zero<V>()}, lim<V>(), 20, 1.0 / 60,
-                 [&](const V& p, const V& v, double t) {
-                     const V q = boids::add_scaled(q0, qv, static_cast<boids::scalar_t<V>>(t));
-                     return make(q, qv)(p, v);
-                 },
-                 [&](const test::agent<V>& a, double t) {
-                     const V q = boids::add_scaled(q0, qv, static_cast<boids::scalar_t<V>>(t));
-                     if (caught > 1e8 && test::len(boids::sub(q, a.p)) < 0.5) caught = t;
-                 });
+    test::run<V>(
+        {test::make<V>(0, 0), boids::zero<V>()}, lim<V>(), 20, 1.0 / 60,
+        [&](const V& p, const V& v, double t) {
+            const V q = boids::add_scaled(q0, qv, static_cast<boids::scalar_t<V>>(t));
+            return make(q, qv)(p, v);
+        },
+        [&](const test::agent<V>& a, double t) {
+            const V q = boids::add_scaled(q0, qv, static_cast<boids::scalar_t<V>>(t));
+            if (caught > 1e8 && test::len(boids::sub(q, a.p)) < 0.5) caught = t;
+        });
     return caught;
 }
-} // namespace
+}  // namespace
 
 TEMPLATE_TEST_CASE("pursue catches a target moving in a straight line sooner than seek", "[pursue]",
                    BOIDS_ALL_VEC_TYPES) {
@@ -54,16 +55,17 @@ TEMPLATE_TEST_CASE("offset pursuit holds a slot in the leader's frame", "[pursue
     const V lv = test::make<V>(3, 0);
     const V offset = test::make<V>(-2, 1, 0);  // behind and to the side
     double err = 0;
-    test::run<V>({test::make<V>(-5, -5), boids::zero<V>()}, lim<V>(), 20, 1.0 / 60,
-                 [&](const V& p, const V& v, double t) {
-                     const V leader = boids::scale(lv, static_cast<S>(t));
-                     return boids::offset_pursuit<V>{leader, lv, offset, lim<V>(), S(2)}(p, v);
-                 },
-                 [&](const test::agent<V>& a, double t) {
-                     const V leader = boids::scale(lv, static_cast<S>(t));
-                     const V slot = boids::offset_pursuit<V>{leader, lv, offset, lim<V>()}.slot();
-                     if (t > 15) err = std::max(err, test::len(boids::sub(slot, a.p)));
-                 });
+    test::run<V>(
+        {test::make<V>(-5, -5), boids::zero<V>()}, lim<V>(), 20, 1.0 / 60,
+        [&](const V& p, const V& v, double t) {
+            const V leader = boids::scale(lv, static_cast<S>(t));
+            return boids::offset_pursuit<V>{leader, lv, offset, lim<V>(), S(2)}(p, v);
+        },
+        [&](const test::agent<V>& a, double t) {
+            const V leader = boids::scale(lv, static_cast<S>(t));
+            const V slot = boids::offset_pursuit<V>{leader, lv, offset, lim<V>()}.slot();
+            if (t > 15) err = std::max(err, test::len(boids::sub(slot, a.p)));
+        });
     CHECK(err < 0.05);
 }
 
@@ -71,10 +73,12 @@ TEMPLATE_TEST_CASE("interpose gets between two agents", "[interpose]", BOIDS_ALL
     using V = TestType;
     using S = boids::scalar_t<V>;
     const V a0 = test::make<V>(0, 10), av = test::make<V>(1, 0), b0 = test::make<V>(0, -10), bv = test::make<V>(1, 0);
-    const auto end = test::run<V>({test::make<V>(20, 20), boids::zero<V>()}, lim<V>(), 20, 1.0 / 60, [&](const V& p, const V& v, double t) {
-        const S ts = static_cast<S>(t);
-        return boids::interpose<V>{boids::add_scaled(a0, av, ts), av, boids::add_scaled(b0, bv, ts), bv, lim<V>(), S(2)}(p, v);
-    });
+    const auto end = test::run<V>(
+        {test::make<V>(20, 20), boids::zero<V>()}, lim<V>(), 20, 1.0 / 60, [&](const V& p, const V& v, double t) {
+            const S ts = static_cast<S>(t);
+            return boids::interpose<V>{
+                boids::add_scaled(a0, av, ts), av, boids::add_scaled(b0, bv, ts), bv, lim<V>(), S(2)}(p, v);
+        });
     const V mid = boids::scale(boids::add(boids::add_scaled(a0, av, S(20)), boids::add_scaled(b0, bv, S(20))), S(0.5));
     CHECK(test::len(boids::sub(mid, end.p)) < 0.5);
 }
@@ -84,7 +88,8 @@ TEMPLATE_TEST_CASE("hide puts an obstacle between itself and the threat", "[hide
     using S = boids::scalar_t<V>;
     const boids::sphere<V> rocks[] = {{test::make<V>(10, 0), S(2)}, {test::make<V>(-30, 5), S(2)}};
     const V threat = test::make<V>(0, 0);
-    const boids::hide<V> h{threat, boids::zero<V>(), boids::span<const boids::sphere<V>>(rocks, 2), lim<V>(), S(1), S(1)};
+    const boids::hide<V> h{threat, boids::zero<V>(), boids::span<const boids::sphere<V>>(rocks, 2), lim<V>(), S(1),
+                           S(1)};
     const auto end = test::run<V>({test::make<V>(5, 8), boids::zero<V>()}, lim<V>(), 10, 1.0 / 60,
                                   [&](const V& p, const V& v, double) { return h(p, v); });
     // Behind the near rock: the rock's centre lies between us and the threat.

@@ -7,7 +7,7 @@ template <class V>
 boids::steering_limits<boids::scalar_t<V>> warmup_limits() {
     return {220, 440, boids::scalar_t<V>(0.2), 0};
 }
-} // namespace
+}  // namespace
 
 TEMPLATE_TEST_CASE("seek steers at full speed toward the target", "[seek]", BOIDS_ALL_VEC_TYPES) {
     using V = TestType;
@@ -23,8 +23,8 @@ TEMPLATE_TEST_CASE("seek steers at full speed toward the target", "[seek]", BOID
     (void)S(0);
 }
 
-TEMPLATE_TEST_CASE("flee turns away from a threat it is heading straight at; -seek would not",
-                   "[flee]", BOIDS_ALL_VEC_TYPES) {
+TEMPLATE_TEST_CASE("flee turns away from a threat it is heading straight at; -seek would not", "[flee]",
+                   BOIDS_ALL_VEC_TYPES) {
     using V = TestType;
     using S = boids::scalar_t<V>;
     const auto lim = warmup_limits<V>();
@@ -50,8 +50,8 @@ TEMPLATE_TEST_CASE("flee outside the panic radius: brake or ignore", "[flee]", B
     CHECK(boids::is_zero(boids::flee<V>{p, S(200), lim, boids::flee_outside::ignore}(p, v)));
 }
 
-TEMPLATE_TEST_CASE("arrive stops within 1 px at under 1 px/s without passing the target",
-                   "[arrive]", BOIDS_ALL_VEC_TYPES) {
+TEMPLATE_TEST_CASE("arrive stops within 1 px at under 1 px/s without passing the target", "[arrive]",
+                   BOIDS_ALL_VEC_TYPES) {
     using V = TestType;
     using S = boids::scalar_t<V>;
     const auto lim = warmup_limits<V>();
@@ -68,8 +68,7 @@ TEMPLATE_TEST_CASE("arrive stops within 1 px at under 1 px/s without passing the
     CHECK(max_x <= 350.0 + 1e-3);  // never overshoots
 }
 
-TEMPLATE_TEST_CASE("arrive inside the slowing radius asks for a proportional speed", "[arrive]",
-                   BOIDS_ALL_VEC_TYPES) {
+TEMPLATE_TEST_CASE("arrive inside the slowing radius asks for a proportional speed", "[arrive]", BOIDS_ALL_VEC_TYPES) {
     using V = TestType;
     using S = boids::scalar_t<V>;
     const boids::steering_limits<S> lim{220, 1e6, 1, 0};
@@ -100,7 +99,7 @@ TEMPLATE_TEST_CASE("the lesson's linear ramp overshoots slightly; no_overshoot w
         return max_x;
     };
     const double linear = run(boids::arrive_ramp::linear);
-    CHECK(linear > 350.0);   // underdamped: 140 px < 4 * 0.2 s * 220 px/s = 176 px
+    CHECK(linear > 350.0);  // underdamped: 140 px < 4 * 0.2 s * 220 px/s = 176 px
     CHECK(linear < 350.2);
     CHECK(run(boids::arrive_ramp::no_overshoot) <= 350.0);
     const boids::arrive<V> arr{target, S(140), lim};

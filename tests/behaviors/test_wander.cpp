@@ -13,17 +13,19 @@ std::vector<V> wander_path(std::uint64_t seed, double seconds, double dt) {
     const boids::wander<V> w{S(1), S(2), S(1.5), lim};
     auto state = boids::wander_state<V>::seeded(seed, 3);
     std::vector<V> trace;
-    test::run<V>({boids::zero<V>(), test::make<V>(1, 0)}, lim, seconds, dt,
-                 [&](const V& p, const V& v, double) { return w(p, v, state, static_cast<S>(dt)); },
-                 [&](const test::agent<V>& a, double) { trace.push_back(a.p); });
+    test::run<V>(
+        {boids::zero<V>(), test::make<V>(1, 0)}, lim, seconds, dt,
+        [&](const V& p, const V& v, double) { return w(p, v, state, static_cast<S>(dt)); },
+        [&](const test::agent<V>& a, double) { trace.push_back(a.p); });
     return trace;
 }
-} // namespace
+}  // namespace
 
 TEMPLATE_TEST_CASE("wander repeats exactly with the same seed and differs with another", "[wander]",
                    BOIDS_ALL_VEC_TYPES) {
     using V = TestType;
-    const auto a = wander_path<V>(1, 10, 1.0 / 60), b = wander_path<V>(1, 10, 1.0 / 60), c = wander_path<V>(2, 10, 1.0 / 60);
+    const auto a = wander_path<V>(1, 10, 1.0 / 60), b = wander_path<V>(1, 10, 1.0 / 60),
+               c = wander_path<V>(2, 10, 1.0 / 60);
     REQUIRE(a.size() == b.size());
     bool same = true, differs = false;
     for (std::size_t i = 0; i < a.size(); ++i) {
@@ -43,14 +45,16 @@ TEMPLATE_TEST_CASE("wander turns smoothly and keeps moving", "[wander]", BOIDS_A
     double worst_turn = 0, min_speed = 1e9;
     V last_v = test::make<V>(1, 0);
     const double dt = 1.0 / 60;
-    test::run<V>({boids::zero<V>(), last_v}, lim, 20, dt,
-                 [&](const V& p, const V& v, double) { return w(p, v, state, static_cast<S>(dt)); },
-                 [&](const test::agent<V>& a, double t) {
-                     const double c = static_cast<double>(boids::dot(boids::normalized_or_zero(a.v), boids::normalized_or_zero(last_v)));
-                     if (t > 1) worst_turn = std::max(worst_turn, std::acos(std::min(1.0, std::max(-1.0, c))));
-                     if (t > 1) min_speed = std::min(min_speed, test::len(a.v));
-                     last_v = a.v;
-                 });
+    test::run<V>(
+        {boids::zero<V>(), last_v}, lim, 20, dt,
+        [&](const V& p, const V& v, double) { return w(p, v, state, static_cast<S>(dt)); },
+        [&](const test::agent<V>& a, double t) {
+            const double c =
+                static_cast<double>(boids::dot(boids::normalized_or_zero(a.v), boids::normalized_or_zero(last_v)));
+            if (t > 1) worst_turn = std::max(worst_turn, std::acos(std::min(1.0, std::max(-1.0, c))));
+            if (t > 1) min_speed = std::min(min_speed, test::len(a.v));
+            last_v = a.v;
+        });
     // The heading changes by at most max_force * dt / speed per step: no jumps.
     CHECK(worst_turn < 0.2);
     CHECK(min_speed > 0.5);
@@ -73,8 +77,8 @@ void wander_step(V& p, V& v, boids::wander_state<V>& state, const boids::wander<
     boids::integrate(p, v, w(p, v, state, dt), dt, w.limits);
 }
 
-TEMPLATE_TEST_CASE("a wander state copied mid-run, or its bytes, steps as the original, bit for bit", "[wander][determinism]",
-                   BOIDS_ALL_VEC_TYPES) {
+TEMPLATE_TEST_CASE("a wander state copied mid-run, or its bytes, steps as the original, bit for bit",
+                   "[wander][determinism]", BOIDS_ALL_VEC_TYPES) {
     using V = TestType;
     using S = boids::scalar_t<V>;
     static_assert(std::is_trivially_copyable_v<boids::wander_state<V>>, "its bytes are the whole state");

@@ -57,10 +57,10 @@ void check_distances(std::mt19937& rng, std::size_t size, bool avx) {
     CAPTURE(size, avx, D, Torus);
     REQUIRE(same == size);
 }
-} // namespace
+}  // namespace
 
-TEMPLATE_TEST_CASE("block_distances gives the plain arithmetic's bits in either build", "[uniform_grid][block_distances]",
-                   float, double) {
+TEMPLATE_TEST_CASE("block_distances gives the plain arithmetic's bits in either build",
+                   "[uniform_grid][block_distances]", float, double) {
     using S = TestType;
     std::mt19937 rng(11);
     for (std::size_t size = 0; size <= 41; ++size)

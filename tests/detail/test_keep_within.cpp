@@ -40,7 +40,8 @@ TEMPLATE_TEST_CASE("keep_within keeps those within t2, in order, in either build
                     std::vector<std::uint32_t> out_slot(count + 16, 0u);
                     S* od2 = in_place ? d2.data() : out_d2.data();
                     std::uint32_t* oslot = in_place ? slot.data() : out_slot.data();
-                    const std::size_t kept = boids::detail::keep_within(avx, d2.data(), slot.data(), count, t2, od2, oslot);
+                    const std::size_t kept =
+                        boids::detail::keep_within(avx, d2.data(), slot.data(), count, t2, od2, oslot);
                     CAPTURE(count, trial, in_place, avx);
                     REQUIRE(kept == want_d2.size());
                     bool same = true;

@@ -8,7 +8,7 @@ namespace {
 struct vec2 {
     double x, y;
 };
-} // namespace
+}  // namespace
 BOIDS_REGISTER_VECTOR2(vec2, double, x, y)
 
 int main() {

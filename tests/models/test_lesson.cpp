@@ -25,15 +25,17 @@ std::string json_raw(const std::string& text, const std::string& key) {
     if (text[b] == '"') e = text.find('"', b + 1) + 1;
     if (text[b] == '[') e = text.find(']', b) + 1;
     std::string v = text.substr(b, e - b);
-    v.erase(std::remove_if(v.begin(), v.end(), [](char c) { return std::isspace(static_cast<unsigned char>(c)) || c == '"'; }), v.end());
+    v.erase(std::remove_if(v.begin(), v.end(),
+                           [](char c) { return std::isspace(static_cast<unsigned char>(c)) || c == '"'; }),
+            v.end());
     return v;
 }
-} // namespace
+}  // namespace
 
 TEST_CASE("the seed-7 lesson fixtures are reproduced by both finders", "[lesson][fixtures]") {
-    const auto name = GENERATE(as<std::string>{}, "all_60", "all_300", "hawk_60", "hawk_300", "no_alignment_60",
-                               "no_alignment_300", "no_cohesion_60", "no_cohesion_300", "no_separation_60",
-                               "no_separation_120");
+    const auto name =
+        GENERATE(as<std::string>{}, "all_60", "all_300", "hawk_60", "hawk_300", "no_alignment_60", "no_alignment_300",
+                 "no_cohesion_60", "no_cohesion_300", "no_separation_60", "no_separation_120");
     const auto finder = GENERATE(as<std::string>{}, "all-pairs", "grid");
     CAPTURE(name, finder);
     std::ifstream jf(fixture("seed7_" + name + ".json"));

@@ -14,10 +14,10 @@ TEST_CASE("starling: size scale and roost radius for given N", "[starling]") {
 
 TEST_CASE("starling: the roost return switches on outside R and off inside 0.45 R", "[starling]") {
     using boids::starling::returning;
-    CHECK(returning(false, 61, 60));        // left the radius: turn home
-    CHECK(returning(true, 40, 60));         // still between 0.45 R and R: keep going
-    CHECK_FALSE(returning(true, 26.9, 60)); // inside 27 m: done
-    CHECK_FALSE(returning(false, 40, 60));  // never left: nothing to do
+    CHECK(returning(false, 61, 60));         // left the radius: turn home
+    CHECK(returning(true, 40, 60));          // still between 0.45 R and R: keep going
+    CHECK_FALSE(returning(true, 26.9, 60));  // inside 27 m: done
+    CHECK_FALSE(returning(false, 40, 60));   // never left: nothing to do
 }
 
 TEST_CASE("starling: the altitude response", "[starling]") {
@@ -48,7 +48,7 @@ TEST_CASE("starling: OU noise has the stationary variance and correlation time",
         prev = eta.x;
     }
     const double var = sum2 / (n - 1001), corr = lag / sum2;
-    CHECK(var == Approx(4.0).epsilon(0.05));                 // sigma^2
+    CHECK(var == Approx(4.0).epsilon(0.05));                  // sigma^2
     CHECK(corr == Approx(std::exp(-h / 1.8)).epsilon(0.01));  // one-step correlation e^(-h/tc)
     // h = 0: unchanged.
     const plain_dvec3 before = eta;
@@ -102,8 +102,8 @@ TEST_CASE("starling: the disturbance acceleration and the copying rule", "[starl
     const boids::starling::copy_rule rule{};
     boids::starling::maneuver none;
     CHECK(rule.may_copy(none, 1, 11));
-    CHECK_FALSE(rule.may_copy(m, 1, 11));       // once per disturbance
-    CHECK_FALSE(rule.may_copy(m, 2, 17.9));     // within 5 s after its manoeuvre ended at 13 s
+    CHECK_FALSE(rule.may_copy(m, 1, 11));    // once per disturbance
+    CHECK_FALSE(rule.may_copy(m, 2, 17.9));  // within 5 s after its manoeuvre ended at 13 s
     CHECK(rule.may_copy(m, 2, 18.1));
     const auto c = rule.copy_of(m, 11, 0.2);
     CHECK(c.start == Approx(11.2));
@@ -121,7 +121,8 @@ TEST_CASE("starling: the disturbance acceleration and the copying rule", "[starl
     others[1].amplitude = 0.5;
     others[2].amplitude = 0.7;
     std::vector<std::size_t> idx{0, 1, 2};
-    const auto* s = boids::starling::copy_rule::strongest_active(idx, [&](std::size_t i) -> const boids::starling::maneuver& { return others[i]; }, 11.3);
+    const auto* s = boids::starling::copy_rule::strongest_active(
+        idx, [&](std::size_t i) -> const boids::starling::maneuver& { return others[i]; }, 11.3);
     REQUIRE(s != nullptr);
     CHECK(s == &others[2]);
 }

@@ -21,10 +21,14 @@ TEMPLATE_TEST_CASE("all_pairs: metric finds exactly the boids within the radius 
     CHECK(std::get<0>(ahead[0]) == 1);
     CHECK(std::get<0>(ahead[1]) == 4);
     // A zero velocity sees all around; so does a 360 degree cone.
-    CHECK(test::metric_set<V>(f, 0, S(2), boids::vision_cone<S, boids::dimension_v<V>>::from(boids::zero<V>(), S(90))).size() == 3);
-    CHECK(test::metric_set<V>(f, 0, S(2), boids::vision_cone<S, boids::dimension_v<V>>::from(test::make<V>(1, 0), S(360))).size() == 3);
+    CHECK(test::metric_set<V>(f, 0, S(2), boids::vision_cone<S, boids::dimension_v<V>>::from(boids::zero<V>(), S(90)))
+              .size() == 3);
+    CHECK(
+        test::metric_set<V>(f, 0, S(2), boids::vision_cone<S, boids::dimension_v<V>>::from(test::make<V>(1, 0), S(360)))
+            .size() == 3);
     // A cone of 0 degrees sees only what is dead ahead (and on the same spot).
-    CHECK(test::metric_set<V>(f, 0, S(2), boids::vision_cone<S, boids::dimension_v<V>>::from(test::make<V>(1, 0), S(0))).size() == 2);
+    CHECK(test::metric_set<V>(f, 0, S(2), boids::vision_cone<S, boids::dimension_v<V>>::from(test::make<V>(1, 0), S(0)))
+              .size() == 2);
     // Radius 0: only the coincident boid.
     CHECK(test::metric_set<V>(f, 0, S(0), {}).size() == 1);
 }
@@ -99,7 +103,7 @@ TEMPLATE_TEST_CASE("all_pairs counts the candidates its k-nearest queries look a
     CHECK(knn.candidates() == 0);
     for (std::size_t i = 0; i < 5; ++i) finder.nearest(i, knn);
     CHECK(knn.candidates() == 5 * pos.size());  // every boid, its own among them, per query
-    knn.clear();  // the result, not the count
+    knn.clear();                                // the result, not the count
     CHECK(knn.candidates() == 5 * pos.size());
     knn.reset_candidates();
     CHECK(knn.candidates() == 0);

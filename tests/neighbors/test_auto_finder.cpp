@@ -2,7 +2,8 @@
 #include "neighbor_check.hpp"
 #include <boids/neighbors/auto_finder.hpp>
 
-TEMPLATE_TEST_CASE("auto_finder switches at the crossover and agrees with all_pairs", "[auto_finder]", BOIDS_VEC2_TYPES) {
+TEMPLATE_TEST_CASE("auto_finder switches at the crossover and agrees with all_pairs", "[auto_finder]",
+                   BOIDS_VEC2_TYPES) {
     using V = TestType;
     using S = boids::scalar_t<V>;
     const auto world = test::box<V>(boids::edges::toroidal, 100, 70);

@@ -28,7 +28,7 @@ boids::flock_config<V> torus_scene(double side) {
     c.cohere = {boids::social_form::linear, S(0.2)};
     return c;
 }
-} // namespace
+}  // namespace
 
 TEST_CASE("apply_order puts every array in the grid's order and reuses its scratch", "[cell_order]") {
     using V = plain_vec2;
@@ -46,7 +46,8 @@ TEST_CASE("apply_order puts every array in the grid's order and reuses its scrat
     REQUIRE(boids::apply_order(grid.order(), pos, scratch));
     REQUIRE(boids::apply_order(grid.order(), id, id_scratch));
     bool moved_alike = true;
-    for (std::size_t s = 0; s < pos.size(); ++s) moved_alike = moved_alike && id[s] == order[s] && same_bits(pos[s], pos0[order[s]]);
+    for (std::size_t s = 0; s < pos.size(); ++s)
+        moved_alike = moved_alike && id[s] == order[s] && same_bits(pos[s], pos0[order[s]]);
     REQUIRE(moved_alike);
     // In cell order now: a build on them keeps every boid where it is.
     grid.build(boids::span<const V>(pos));
@@ -73,7 +74,8 @@ TEST_CASE("apply_order refuses an order that does not fit the array, changing no
 #if defined(NDEBUG)
     CHECK_FALSE(boids::apply_order(boids::span<const std::size_t>(shorter.data(), shorter.size()), data, scratch));
     CHECK(data == std::vector<int>{10, 11, 12, 13});
-    CHECK_FALSE(boids::apply_order(boids::span<const std::size_t>(out_of_range.data(), out_of_range.size()), data, scratch));
+    CHECK_FALSE(
+        boids::apply_order(boids::span<const std::size_t>(out_of_range.data(), out_of_range.size()), data, scratch));
     CHECK(data == std::vector<int>{10, 11, 12, 13});
 #endif
     CHECK(boids::apply_order(boids::span<const std::size_t>(reverse.data(), reverse.size()), data, scratch));

@@ -68,7 +68,8 @@ TEMPLATE_TEST_CASE("uniform_grid pads a torus's cells only by what rounding need
     auto wrap = [&](S x) { return x < S(0) ? x + side : (x >= side ? x - side : x); };
     for (std::size_t pair = 0; pair < 400; ++pair) {
         V a = boids::generate<V>([&](std::size_t) { return S(rng.uniform(0, double(side))); });
-        if (pair % 10 == 0) a = boids::generate<V>([&](std::size_t d) { return d == pair / 10 % D ? S(0) : boids::get(a, d); });
+        if (pair % 10 == 0)
+            a = boids::generate<V>([&](std::size_t d) { return d == pair / 10 % D ? S(0) : boids::get(a, d); });
         if (pair % 10 == 1) a = boids::generate<V>([&](std::size_t) { return std::nextafter(side, S(0)); });
         const V u = boids::generate<V>([&](std::size_t) { return S(rng.normal()); });
         const S len = boids::length(u);
@@ -92,13 +93,14 @@ TEMPLATE_TEST_CASE("uniform_grid pads a torus's cells only by what rounding need
         CAPTURE(i);
         const auto got = test::metric_set<V>(grid, i, radius, {});
         REQUIRE(got == test::metric_set<V>(ref, i, radius, {}));
-        for (const auto& nb : got) at_radius += std::get<1>(nb) > radius * radius * S(0.999) ? std::size_t(1) : std::size_t(0);
+        for (const auto& nb : got)
+            at_radius += std::get<1>(nb) > radius * radius * S(0.999) ? std::size_t(1) : std::size_t(0);
     }
     CHECK(at_radius > pos.size() / 4);  // the pairs do sit at the radius
 }
 
-TEMPLATE_TEST_CASE("uniform_grid k nearest in dense clouds and uneven flocks equal all_pairs", "[uniform_grid][property]",
-                   BOIDS_ALL_VEC_TYPES) {
+TEMPLATE_TEST_CASE("uniform_grid k nearest in dense clouds and uneven flocks equal all_pairs",
+                   "[uniform_grid][property]", BOIDS_ALL_VEC_TYPES) {
     // The by-distance query guesses a radius from the local density and widens it when
     // too few fall inside: a Gaussian cloud (dense core, sparse edge), a torus, and
     // cells far smaller and far larger than the neighbours' distances.
@@ -162,8 +164,8 @@ TEMPLATE_TEST_CASE("uniform_grid k nearest when boids stray outside a box world"
     }
 }
 
-TEMPLATE_TEST_CASE("uniform_grid nearest_in_slots gives every slot what nearest_in_slot gives it", "[uniform_grid][property]",
-                   BOIDS_ALL_VEC_TYPES) {
+TEMPLATE_TEST_CASE("uniform_grid nearest_in_slots gives every slot what nearest_in_slot gives it",
+                   "[uniform_grid][property]", BOIDS_ALL_VEC_TYPES) {
     // The batch shares one block of candidates per cell; the answer must not change,
     // bit for bit: uniform tori (large, and 3 or 4 cells across), Gaussian clouds in
     // open worlds, boids outside a box, twins on one spot, and k from 1 to 80.
@@ -177,8 +179,10 @@ TEMPLATE_TEST_CASE("uniform_grid nearest_in_slots gives every slot what nearest_
     boids::random_stream rng(static_cast<std::uint64_t>(side * 10 + cell));
     std::vector<V> pos(D == 2 ? 800 : 1200);
     for (std::size_t i = 0; i < pos.size(); ++i) {
-        if (kind == boids::edges::open) pos[i] = boids::generate<V>([&](std::size_t) { return S(side / 8 * rng.normal()); });
-        else if (kind == boids::edges::bounded) pos[i] = boids::generate<V>([&](std::size_t) { return S(rng.uniform(-2, side + 2)); });
+        if (kind == boids::edges::open)
+            pos[i] = boids::generate<V>([&](std::size_t) { return S(side / 8 * rng.normal()); });
+        else if (kind == boids::edges::bounded)
+            pos[i] = boids::generate<V>([&](std::size_t) { return S(rng.uniform(-2, side + 2)); });
         else pos[i] = boids::generate<V>([&](std::size_t) { return S(rng.uniform(0, side)); });
         if (i % 53 == 7) pos[i] = pos[i - 1];
     }
@@ -191,17 +195,18 @@ TEMPLATE_TEST_CASE("uniform_grid nearest_in_slots gives every slot what nearest_
             boids::k_nearest<S, D> one(boids::span<boids::neighbor<S, D>>(a), k);
             boids::k_nearest<S, D> batch(boids::span<boids::neighbor<S, D>>(b), k);
             std::size_t visited = 0, in_order = 0, differ = 0, first_differ = pos.size();
-            grid.nearest_in_slots(0, pos.size(), batch, max_radius, [&](std::size_t s, const boids::k_nearest<S, D>& got) {
-                in_order += s == visited ? 1 : 0;  // every slot, in order
-                ++visited;
-                grid.nearest_in_slot(s, one, max_radius);
-                bool same = got.size() == one.size();
-                for (std::size_t j = 0; same && j < got.size(); ++j)
-                    same = got[j].index == one[j].index &&
-                           std::memcmp(&got[j].distance_squared, &one[j].distance_squared, sizeof(S)) == 0 &&
-                           std::memcmp(got[j].offset.data(), one[j].offset.data(), sizeof(S) * D) == 0;
-                if (!same && differ++ == 0) first_differ = s;
-            });
+            grid.nearest_in_slots(
+                0, pos.size(), batch, max_radius, [&](std::size_t s, const boids::k_nearest<S, D>& got) {
+                    in_order += s == visited ? 1 : 0;  // every slot, in order
+                    ++visited;
+                    grid.nearest_in_slot(s, one, max_radius);
+                    bool same = got.size() == one.size();
+                    for (std::size_t j = 0; same && j < got.size(); ++j)
+                        same = got[j].index == one[j].index &&
+                               std::memcmp(&got[j].distance_squared, &one[j].distance_squared, sizeof(S)) == 0 &&
+                               std::memcmp(got[j].offset.data(), one[j].offset.data(), sizeof(S) * D) == 0;
+                    if (!same && differ++ == 0) first_differ = s;
+                });
             CAPTURE(k, max_radius, first_differ);
             REQUIRE(in_order == pos.size());
             REQUIRE(differ == 0);
@@ -232,8 +237,10 @@ TEMPLATE_TEST_CASE("uniform_grid built by several tasks equals the sequential bu
         for (std::size_t d = 0; d < boids::dimension_v<V>; ++d)
             REQUIRE(std::memcmp(one.runs().axis(d).data(), many.runs().axis(d).data(), sizeof(S) * pos.size()) == 0);
         std::size_t same_cells = 0, same_slots = 0;
-        for (std::size_t s = 0; s < pos.size(); ++s) same_cells += one.runs().cell_end_of(s) == many.runs().cell_end_of(s) ? std::size_t(1) : std::size_t(0);
-        for (std::size_t i = 0; i < pos.size(); ++i) same_slots += one.slot_of(i) == many.slot_of(i) ? std::size_t(1) : std::size_t(0);
+        for (std::size_t s = 0; s < pos.size(); ++s)
+            same_cells += one.runs().cell_end_of(s) == many.runs().cell_end_of(s) ? std::size_t(1) : std::size_t(0);
+        for (std::size_t i = 0; i < pos.size(); ++i)
+            same_slots += one.slot_of(i) == many.slot_of(i) ? std::size_t(1) : std::size_t(0);
         REQUIRE(same_cells == pos.size());
         REQUIRE(same_slots == pos.size());
         REQUIRE(many.runs().all_in_box() == one.runs().all_in_box());
@@ -271,10 +278,11 @@ TEMPLATE_TEST_CASE("uniform_grid puts every boid in the cell its coordinates nam
         pos[i] = boids::generate<V>([&](std::size_t d) {
             const double u = rng.uniform(0, 1);
             if (i % 3 == 0) return static_cast<S>(std::floor(u * cells[d])) * width(d);  // on an edge
-            if (i % 7 == 1) return std::nextafter(world.size[d], S(0));                // the last value inside
+            if (i % 7 == 1) return std::nextafter(world.size[d], S(0));                  // the last value inside
             return static_cast<S>(u * static_cast<double>(world.size[d]));
         });
-        if (i >= 700 && i % 50 == 0) pos[i] = boids::generate<V>([&](std::size_t d) { return S(-3) - static_cast<S>(d); });
+        if (i >= 700 && i % 50 == 0)
+            pos[i] = boids::generate<V>([&](std::size_t d) { return S(-3) - static_cast<S>(d); });
         if (i >= 700 && i % 50 == 25) pos[i] = boids::generate<V>([&](std::size_t d) { return world.size[d] + S(1); });
     }
     pos[1000] = boids::generate<V>([](std::size_t) { return std::numeric_limits<S>::quiet_NaN(); });
@@ -337,7 +345,7 @@ TEMPLATE_TEST_CASE("uniform_grid counts the candidates its k-nearest queries loo
         most = std::max(most, looked);
     }
     CAPTURE(fewest, most);
-    CHECK(fewest >= 8);             // the 7 found and the boid itself, at least
-    CHECK(most < pos.size() / 10);  // never a scan of the flock
+    CHECK(fewest >= 8);                // the 7 found and the boid itself, at least
+    CHECK(most < pos.size() / 10);     // never a scan of the flock
     CHECK(knn.candidates() < blocks);  // rows of cells the ball touches, fewer than whole blocks
 }

@@ -22,7 +22,7 @@ std::vector<V> samples(const steer_fn<V>& f, double dt, const boids::steering_li
     });
     return out;
 }
-} // namespace
+}  // namespace
 
 TEMPLATE_TEST_CASE("trajectories at 30, 60 and 120 Hz stay close", "[frame-rate]", BOIDS_ALL_VEC_TYPES) {
     using V = TestType;
@@ -37,13 +37,26 @@ TEMPLATE_TEST_CASE("trajectories at 30, 60 and 120 Hz stay close", "[frame-rate]
     const boids::flow_field<V> field{test::make<V>(-10, -10, -10), S(40), count, boids::span<const V>(cells)};
     const V qv = test::make<V>(-1, 3, 1);
     const std::pair<const char*, steer_fn<V>> cases[] = {
-        {"seek", [&](const V& p, const V& v, double) { return boids::seek<V>{test::make<V>(20, 10), lim}(p, v); }},
-        {"arrive", [&](const V& p, const V& v, double) { return boids::arrive<V>{test::make<V>(12, -4), S(6), lim}(p, v); }},
-        {"pursue", [&](const V& p, const V& v, double t) {
+        {"seek",
+         [&](const V& p, const V& v, double) {
+             return boids::seek<V>{test::make<V>(20, 10), lim}(p, v);
+         }},
+        {"arrive",
+         [&](const V& p, const V& v, double) {
+             return boids::arrive<V>{test::make<V>(12, -4), S(6), lim}(p, v);
+         }},
+        {"pursue",
+         [&](const V& p, const V& v, double t) {
              return boids::pursue<V>{boids::add_scaled(test::make<V>(15, 0), qv, static_cast<S>(t)), qv, lim}(p, v);
          }},
-        {"follow-path", [&](const V& p, const V& v, double) { return boids::follow_path<V>{path, lim}(p, v); }},
-        {"flow", [&](const V& p, const V& v, double) { return boids::follow_flow<V>{field, lim}(p, v); }},
+        {"follow-path",
+         [&](const V& p, const V& v, double) {
+             return boids::follow_path<V>{path, lim}(p, v);
+         }},
+        {"flow",
+         [&](const V& p, const V& v, double) {
+             return boids::follow_flow<V>{field, lim}(p, v);
+         }},
     };
     for (const auto& c : cases) {
         CAPTURE(c.first);

@@ -31,7 +31,7 @@ double median(std::vector<double> x) {
     std::sort(x.begin(), x.end());
     return x.size() % 2 ? x[x.size() / 2] : 0.5 * (x[x.size() / 2 - 1] + x[x.size() / 2]);
 }
-} // namespace
+}  // namespace
 
 TEST_CASE("the lesson's table holds in median over 30 seeds", "[scene][lesson]") {
     std::vector<double> all_s, all_o, nosep_s, noali_o, nocoh_s;

@@ -5,7 +5,8 @@
 #include "starlings.hpp"
 #include "lab_vector.hpp"
 
-TEST_CASE("starlings for 60 s: 3000 birds stay in band, in the air, near the roost, ordered, apart", "[starling][scene]") {
+TEST_CASE("starlings for 60 s: 3000 birds stay in band, in the air, near the roost, ordered, apart",
+          "[starling][scene]") {
     lab::starling_options o;
     o.birds = 3000;
     o.seconds = 60;
@@ -95,9 +96,10 @@ struct starling_run {
 bool same_bits(const std::vector<lab::fvec3>& a, const std::vector<lab::fvec3>& b) {
     return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(lab::fvec3)) == 0;
 }
-} // namespace
+}  // namespace
 
-TEST_CASE("starlings: a flock copied or saved and loaded mid-run flies on as the original, bit for bit", "[starling][determinism]") {
+TEST_CASE("starlings: a flock copied or saved and loaded mid-run flies on as the original, bit for bit",
+          "[starling][determinism]") {
     boids::starling::params<float> m;
     m.perception_every = 2;
     m.seed = 4;
@@ -134,7 +136,8 @@ TEST_CASE("starlings: a flock copied or saved and loaded mid-run flies on as the
     CHECK(again == original_again);
 }
 
-TEST_CASE("starlings: load refuses other snapshots and bad buffers, keeping the flock it had", "[starling][snapshot][contract]") {
+TEST_CASE("starlings: load refuses other snapshots and bad buffers, keeping the flock it had",
+          "[starling][snapshot][contract]") {
     boids::starling::params<float> m;
     starling_run run(m, 50, 1);
     run.steps(10);
@@ -153,7 +156,8 @@ TEST_CASE("starlings: load refuses other snapshots and bad buffers, keeping the 
     // payload's second field, after dt) set above the candidates.
     std::vector<unsigned char> crafted = bytes;
     crafted[boids::snapshot_header_bytes + 4] = 30;
-    const std::uint64_t sum = boids::detail::snapshot_checksum(crafted.data(), crafted.size() - boids::snapshot_header_bytes);
+    const std::uint64_t sum =
+        boids::detail::snapshot_checksum(crafted.data(), crafted.size() - boids::snapshot_header_bytes);
     for (std::size_t i = 0; i < 8; ++i)
         crafted[boids::snapshot_header_bytes - 8 + i] = static_cast<unsigned char>(sum >> (8 * i));
     CHECK(field(target.load(boids::span<const unsigned char>(crafted))) == "candidates");
@@ -164,7 +168,8 @@ TEST_CASE("starlings: load refuses other snapshots and bad buffers, keeping the 
     CHECK(target.steps() == 10);
 }
 
-TEST_CASE("starlings: reset refuses invalid parameters in every build, and step ignores arrays of another size", "[starling][contract]") {
+TEST_CASE("starlings: reset refuses invalid parameters in every build, and step ignores arrays of another size",
+          "[starling][contract]") {
     boids::starling::params<float> m;
     m.candidates = 3;  // fewer than k
 #if defined(NDEBUG)

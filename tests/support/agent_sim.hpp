@@ -13,8 +13,8 @@ struct agent {
 
 // Steps `seconds` at `dt` with a = steer(p, v, time); calls watch(agent, time) after each step.
 template <class V, class Steer, class Watch>
-agent<V> run(agent<V> a, const boids::steering_limits<boids::scalar_t<V>>& lim, double seconds, double dt, Steer&& steer,
-             Watch&& watch) {
+agent<V> run(agent<V> a, const boids::steering_limits<boids::scalar_t<V>>& lim, double seconds, double dt,
+             Steer&& steer, Watch&& watch) {
     using S = boids::scalar_t<V>;
     const long steps = static_cast<long>(seconds / dt + 0.5);
     for (long i = 0; i < steps; ++i) {
@@ -26,8 +26,9 @@ agent<V> run(agent<V> a, const boids::steering_limits<boids::scalar_t<V>>& lim, 
     return a;
 }
 template <class V, class Steer>
-agent<V> run(agent<V> a, const boids::steering_limits<boids::scalar_t<V>>& lim, double seconds, double dt, Steer&& steer) {
+agent<V> run(agent<V> a, const boids::steering_limits<boids::scalar_t<V>>& lim, double seconds, double dt,
+             Steer&& steer) {
     return run(a, lim, seconds, dt, steer, [](const agent<V>&, double) {});
 }
 
-} // namespace test
+}  // namespace test

@@ -20,4 +20,4 @@ boids::flock_config<V> batched_topological_config(double side) {
     c.cohere = {boids::social_form::linear, S(0.2)};
     return c;
 }
-} // namespace test
+}  // namespace test

@@ -42,9 +42,9 @@ template <class S, std::size_t D>
 using record = std::tuple<std::size_t, S, std::array<S, D>>;
 
 template <class V, class Finder>
-std::vector<record<boids::scalar_t<V>, boids::dimension_v<V>>> metric_set(const Finder& f, std::size_t i,
-                                                                          boids::scalar_t<V> radius,
-                                                                          const boids::vision_cone<boids::scalar_t<V>, boids::dimension_v<V>>& cone) {
+std::vector<record<boids::scalar_t<V>, boids::dimension_v<V>>> metric_set(
+    const Finder& f, std::size_t i, boids::scalar_t<V> radius,
+    const boids::vision_cone<boids::scalar_t<V>, boids::dimension_v<V>>& cone) {
     std::vector<record<boids::scalar_t<V>, boids::dimension_v<V>>> out;
     f.for_each_within(i, radius, cone, [&](const auto& n) { out.emplace_back(n.index, n.distance_squared, n.offset); });
     std::sort(out.begin(), out.end());
@@ -68,7 +68,8 @@ std::vector<record<boids::scalar_t<V>, boids::dimension_v<V>>> knn_list(const Fi
 template <class V, class Finder, class Make>
 void check_against_all_pairs(const boids::world_for<V>& world, Make&& make_finder, std::uint64_t seed) {
     using S = boids::scalar_t<V>;
-    for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(3), std::size_t(40), std::size_t(250)}) {
+    for (std::size_t n :
+         {std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(3), std::size_t(40), std::size_t(250)}) {
         std::vector<V> pos, vel;
         random_flock(seed * 1000 + n, n, world, pos, vel);
         const S radius = S(world.has_box() ? world.size[0] * S(0.09) : S(9));
@@ -92,4 +93,4 @@ void check_against_all_pairs(const boids::world_for<V>& world, Make&& make_finde
     }
 }
 
-} // namespace test
+}  // namespace test

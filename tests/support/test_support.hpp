@@ -2,9 +2,9 @@
 // test runs over, and readable printing of vectors.
 #pragma once
 #if BOIDS_CATCH_V3
-#include <catch2/catch_all.hpp>
+#  include <catch2/catch_all.hpp>
 #else
-#include <catch2/catch.hpp>
+#  include <catch2/catch.hpp>
 #endif
 #include <boids/vector.hpp>
 #include <algorithm>
@@ -13,7 +13,7 @@
 #include <string>
 
 #if BOIDS_TEST_HAVE_GLM
-#include <boids/glm.hpp>
+#  include <boids/glm.hpp>
 #endif
 
 // A user type with no operators at all (raylib's Vector2 shape).
@@ -27,13 +27,13 @@ BOIDS_REGISTER_VECTOR2(plain_vec2, float, x, y)
 BOIDS_REGISTER_VECTOR3(plain_dvec3, double, x, y, z)
 
 #if BOIDS_TEST_HAVE_GLM
-#define BOIDS_VEC2_TYPES glm::vec2, glm::dvec2, plain_vec2
-#define BOIDS_VEC3_TYPES glm::vec3, glm::dvec3, plain_dvec3
-#define BOIDS_ALL_VEC_TYPES glm::vec2, glm::dvec2, plain_vec2, glm::vec3, glm::dvec3, plain_dvec3
+#  define BOIDS_VEC2_TYPES glm::vec2, glm::dvec2, plain_vec2
+#  define BOIDS_VEC3_TYPES glm::vec3, glm::dvec3, plain_dvec3
+#  define BOIDS_ALL_VEC_TYPES glm::vec2, glm::dvec2, plain_vec2, glm::vec3, glm::dvec3, plain_dvec3
 #else
-#define BOIDS_VEC2_TYPES plain_vec2
-#define BOIDS_VEC3_TYPES plain_dvec3
-#define BOIDS_ALL_VEC_TYPES plain_vec2, plain_dvec3
+#  define BOIDS_VEC2_TYPES plain_vec2
+#  define BOIDS_VEC3_TYPES plain_dvec3
+#  define BOIDS_ALL_VEC_TYPES plain_vec2, plain_dvec3
 #endif
 
 namespace test {
@@ -49,9 +49,8 @@ std::string show(const V& v) {
 // Builds a V from up to three doubles (extra ones ignored in 2D).
 template <class V>
 V make(double x, double y, double z = 0) {
-    return boids::generate<V>([&](std::size_t i) {
-        return static_cast<boids::scalar_t<V>>(i == 0 ? x : (i == 1 ? y : z));
-    });
+    return boids::generate<V>(
+        [&](std::size_t i) { return static_cast<boids::scalar_t<V>>(i == 0 ? x : (i == 1 ? y : z)); });
 }
 template <class V>
 double len(const V& v) {
@@ -69,4 +68,4 @@ bool near(const V& a, const V& b, double tol) {
             return false;
     return true;
 }
-} // namespace test
+}  // namespace test

@@ -34,7 +34,8 @@ struct context_steering {
             const S z = S(1) - S(2) * (static_cast<S>(i) + S(0.5)) / static_cast<S>(N);
             const S r = std::sqrt(std::max(S(0), S(1) - z * z));
             const S a = S(2.399963229728653) * static_cast<S>(i);  // the golden angle
-            return boids::generate<V>([&](std::size_t d) { return d == 0 ? r * std::cos(a) : (d == 1 ? r * std::sin(a) : z); });
+            return boids::generate<V>(
+                [&](std::size_t d) { return d == 0 ? r * std::cos(a) : (d == 1 ? r * std::sin(a) : z); });
         }
     }
 
@@ -94,4 +95,4 @@ struct context_steering {
     }
 };
 
-} // namespace boids
+}  // namespace boids

@@ -45,8 +45,8 @@ struct follow_leader {
     V leader_velocity;
     S behind;
     steering_limits<S> limits;
-    S sight = S(0);  // 0: 2 * behind
-    S width = S(0);  // 0: behind
+    S sight = S(0);           // 0: 2 * behind
+    S width = S(0);           // 0: behind
     S slowing_radius = S(0);  // 0: behind
 
     [[nodiscard]] V operator()(const V& position, const V& velocity) const noexcept {
@@ -95,10 +95,11 @@ struct avoid_collisions {
             if (boids::is_zero(away)) away = local_frame<V>::from_heading(v).side;  // dead centre: our side
         }
         if (soonest == std::numeric_limits<S>::infinity()) return boids::zero<V>();
-        const V dir = boids::normalized_or_zero(boids::add(boids::normalized_or_zero(away), boids::normalized_or_zero(v)));
-        return boids::steer_toward(boids::scale(boids::is_zero(dir) ? boids::normalized_or_zero(away) : dir, limits.max_speed),
-                                   v, limits);
+        const V dir =
+            boids::normalized_or_zero(boids::add(boids::normalized_or_zero(away), boids::normalized_or_zero(v)));
+        return boids::steer_toward(
+            boids::scale(boids::is_zero(dir) ? boids::normalized_or_zero(away) : dir, limits.max_speed), v, limits);
     }
 };
 
-} // namespace boids
+}  // namespace boids

@@ -66,4 +66,4 @@ struct follow_flow {
     }
 };
 
-} // namespace boids
+}  // namespace boids

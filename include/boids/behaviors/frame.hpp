@@ -17,9 +17,8 @@ struct local_frame {
         f.forward = boids::normalized_or_zero(heading);
         if (boids::is_zero(f.forward)) f.forward = boids::unit_axis<V>(0);
         if constexpr (dimension_v<V> == 2) {
-            f.side = boids::generate<V>([&](std::size_t i) {
-                return i == 0 ? -boids::get(f.forward, 1) : boids::get(f.forward, 0);
-            });
+            f.side = boids::generate<V>(
+                [&](std::size_t i) { return i == 0 ? -boids::get(f.forward, 1) : boids::get(f.forward, 0); });
             f.up = boids::zero<V>();
         } else {
             V s = boids::cross(boids::unit_axis<V>(1), f.forward);
@@ -37,4 +36,4 @@ struct local_frame {
     }
 };
 
-} // namespace boids
+}  // namespace boids

@@ -82,9 +82,10 @@ struct avoid_walls {
     [[nodiscard]] V operator()(const V& position, const V& velocity) const noexcept {
         const local_frame<V> f = local_frame<V>::from_heading(velocity);
         const S c = S(0.70710678118654752);
-        const V feelers[3] = {boids::scale(f.forward, feeler_length),
-                              boids::scale(boids::add(boids::scale(f.forward, c), boids::scale(f.side, c)), feeler_length * S(0.5)),
-                              boids::scale(boids::sub(boids::scale(f.forward, c), boids::scale(f.side, c)), feeler_length * S(0.5))};
+        const V feelers[3] = {
+            boids::scale(f.forward, feeler_length),
+            boids::scale(boids::add(boids::scale(f.forward, c), boids::scale(f.side, c)), feeler_length * S(0.5)),
+            boids::scale(boids::sub(boids::scale(f.forward, c), boids::scale(f.side, c)), feeler_length * S(0.5))};
         S deepest = S(0);
         V push = boids::zero<V>();
         for (const V& feeler : feelers) {
@@ -94,14 +95,14 @@ struct avoid_walls {
                 if (denom == S(0)) continue;  // parallel
                 const V ap = boids::sub(w.a, position);
                 const S t = (boids::get(ap, 0) * boids::get(e, 1) - boids::get(ap, 1) * boids::get(e, 0)) / denom;
-                const S u = (boids::get(ap, 0) * boids::get(feeler, 1) - boids::get(ap, 1) * boids::get(feeler, 0)) / denom;
+                const S u =
+                    (boids::get(ap, 0) * boids::get(feeler, 1) - boids::get(ap, 1) * boids::get(feeler, 0)) / denom;
                 if (!(t >= S(0) && t <= S(1) && u >= S(0) && u <= S(1))) continue;
                 const S depth = (S(1) - t) * boids::length(feeler);
                 if (depth <= deepest) continue;
                 deepest = depth;
-                V normal = boids::normalized_or_zero(boids::generate<V>([&](std::size_t i) {
-                    return i == 0 ? -boids::get(e, 1) : boids::get(e, 0);
-                }));
+                V normal = boids::normalized_or_zero(
+                    boids::generate<V>([&](std::size_t i) { return i == 0 ? -boids::get(e, 1) : boids::get(e, 0); }));
                 if (boids::dot(normal, feeler) > S(0)) normal = boids::negate(normal);  // toward our side
                 push = boids::scale(normal, limits.max_force * std::min(S(1), S(2) * depth / feeler_length));
             }
@@ -123,8 +124,8 @@ struct stay_within {
     S look_ahead = S(-1);  // s; negative: max_speed / max_force
 
     [[nodiscard]] V operator()(const V& position, const V& velocity) const noexcept {
-        const S t = look_ahead >= S(0) ? look_ahead
-                                       : (limits.max_force > S(0) ? limits.max_speed / limits.max_force : S(0));
+        const S t =
+            look_ahead >= S(0) ? look_ahead : (limits.max_force > S(0) ? limits.max_speed / limits.max_force : S(0));
         const V ahead = boids::predict(position, velocity, t);
         bool any = false;
         const V a = boids::generate<V>([&](std::size_t i) {
@@ -144,4 +145,4 @@ struct stay_within {
     }
 };
 
-} // namespace boids
+}  // namespace boids

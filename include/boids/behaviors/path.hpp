@@ -104,11 +104,12 @@ struct follow_path {
         const bool leaving = there.distance > path.radius;
         const bool stalled = speed < S(0.25) * limits.max_speed;
         if (!leaving && !stalled && there.along >= here.along)  // on course: no turning, only cruise speed
-            return boids::steer_toward(boids::scale(boids::normalized_or_zero(velocity), limits.max_speed), velocity, limits);
+            return boids::steer_toward(boids::scale(boids::normalized_or_zero(velocity), limits.max_speed), velocity,
+                                       limits);
         // Aim a little further along the path than where we are (or will be).
         const S from = std::max(here.along, there.along);
         return seek<V>{path.at(from + ahead), limits}(position, velocity);
     }
 };
 
-} // namespace boids
+}  // namespace boids

@@ -21,14 +21,15 @@ template <class V>
     if (!(speed > S(0))) return cap;
     return std::min(d / speed, cap);
 }
-} // namespace detail
+}  // namespace detail
 
 namespace detail {
 // Arrive at a moving point: the desired velocity is the point's own velocity plus
 // the arrive ramp toward it, so the agent matches its pace instead of lagging.
 template <class V>
 [[nodiscard]] V arrive_moving(const V& target, const V& target_velocity, scalar_t<V> slowing_radius,
-                              const steering_limits<scalar_t<V>>& limits, const V& position, const V& velocity) noexcept {
+                              const steering_limits<scalar_t<V>>& limits, const V& position,
+                              const V& velocity) noexcept {
     using S = scalar_t<V>;
     const V to = boids::sub(target, position);
     const S d = boids::length(to);
@@ -39,7 +40,7 @@ template <class V>
     }
     return boids::steer_toward(boids::clamp_magnitude(desired, limits.max_speed), velocity, limits);
 }
-} // namespace detail
+}  // namespace detail
 
 // Seek the quarry's predicted position.
 template <class V>
@@ -108,7 +109,8 @@ struct interpose {
         using S = scalar_t<V>;
         const V mid = boids::scale(boids::add(a, b), S(0.5));
         const S t = detail::look_ahead(position, mid, limits.max_speed, max_prediction);
-        const V target = boids::scale(boids::add(boids::predict(a, a_velocity, t), boids::predict(b, b_velocity, t)), S(0.5));
+        const V target =
+            boids::scale(boids::add(boids::predict(a, a_velocity, t), boids::predict(b, b_velocity, t)), S(0.5));
         const V target_velocity = boids::scale(boids::add(a_velocity, b_velocity), S(0.5));
         return detail::arrive_moving(target, target_velocity, slowing_radius, limits, position, velocity);
     }
@@ -155,4 +157,4 @@ struct hide {
     }
 };
 
-} // namespace boids
+}  // namespace boids

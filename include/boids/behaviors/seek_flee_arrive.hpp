@@ -17,8 +17,8 @@ struct seek {
     [[nodiscard]] V operator()(const V& position, const V& velocity) const noexcept {
         const V to_target = boids::sub(target, position);
         if (boids::is_zero(to_target)) return boids::zero<V>();
-        return boids::steer_toward(
-            boids::scale(boids::normalized_or_zero(to_target), limits.max_speed), velocity, limits);
+        return boids::steer_toward(boids::scale(boids::normalized_or_zero(to_target), limits.max_speed), velocity,
+                                   limits);
     }
 };
 
@@ -45,8 +45,7 @@ struct flee {
             if (outside == flee_outside::ignore) return boids::zero<V>();
             return boids::steer_toward(boids::zero<V>(), velocity, limits);
         }
-        return boids::steer_toward(boids::scale(boids::normalized_or_zero(away), limits.max_speed),
-                                   velocity, limits);
+        return boids::steer_toward(boids::scale(boids::normalized_or_zero(away), limits.max_speed), velocity, limits);
     }
 };
 
@@ -90,4 +89,4 @@ struct arrive {
     }
 };
 
-} // namespace boids
+}  // namespace boids

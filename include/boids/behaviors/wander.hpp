@@ -30,15 +30,16 @@ struct wander_state {
 template <class V>
 struct wander {
     using S = scalar_t<V>;
-    S radius;      // of the circle (length)
-    S distance;    // of its centre ahead of the agent (length)
-    S jitter;      // rad / sqrt(s): how fast the target drifts
+    S radius;    // of the circle (length)
+    S distance;  // of its centre ahead of the agent (length)
+    S jitter;    // rad / sqrt(s): how fast the target drifts
     steering_limits<S> limits;
 
     // The point the agent is steering for now (without advancing the state).
     [[nodiscard]] V target(const V& position, const V& velocity, const wander_state<V>& state) const noexcept {
         const local_frame<V> f = local_frame<V>::from_heading(velocity);
-        return boids::add_scaled(boids::add_scaled(position, f.forward, distance), f.to_world(state.target_local), radius);
+        return boids::add_scaled(boids::add_scaled(position, f.forward, distance), f.to_world(state.target_local),
+                                 radius);
     }
 
     // Advances the state by dt and returns the steering acceleration.
@@ -53,4 +54,4 @@ struct wander {
     }
 };
 
-} // namespace boids
+}  // namespace boids

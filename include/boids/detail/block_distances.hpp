@@ -48,5 +48,5 @@ std::size_t count_within(bool avx, const S* d2, std::size_t count, S t2) noexcep
     return BOIDS_DETAIL_PICK_BUILD(avx, (count_within_avx(d2, count, t2)), (count_within_of_width(d2, count, t2)));
 }
 
-} // namespace detail
-} // namespace boids
+}  // namespace detail
+}  // namespace boids

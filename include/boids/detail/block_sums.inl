@@ -23,8 +23,9 @@
 // Nearest: also find the nearest neighbour's squared distance (a blend of the user's
 // may read it; the ready-made blend does not, and skips the cost).
 template <wrap_mode Wrap, bool Cone, bool Linear, bool Nearest, std::size_t Bytes, class S, std::size_t D>
-BOIDS_DETAIL_BLOCK_SUMS_SPEC void BOIDS_DETAIL_BLOCK_SUMS(const kernel_query<S, D>& q, const candidate_block<S, D>& block,
-                                          neighborhood_sums<S, D>& out) noexcept {
+BOIDS_DETAIL_BLOCK_SUMS_SPEC void BOIDS_DETAIL_BLOCK_SUMS(const kernel_query<S, D>& q,
+                                                          const candidate_block<S, D>& block,
+                                                          neighborhood_sums<S, D>& out) noexcept {
     using P = BOIDS_DETAIL_BLOCK_PACK<S, Bytes>;
     using F = typename P::f;
     using M = typename P::mask;
@@ -35,7 +36,8 @@ BOIDS_DETAIL_BLOCK_SUMS_SPEC void BOIDS_DETAIL_BLOCK_SUMS(const kernel_query<S, 
     // One counter for two counts, both small integers (exact in any float):
     // + 1 per neighbour, + zero_weight per lane at distance 0.
     const S zero_weight = S(block_capacity_limit + 1);
-    BOIDS_ASSERT(block.size <= block_capacity_limit, "block_sums: more candidates than the count can tell from zero_weight");
+    BOIDS_ASSERT(block.size <= block_capacity_limit,
+                 "block_sums: more candidates than the count can tell from zero_weight");
     const F at_zero_weight = P::splat(zero_weight);
     F counts[R], offset[R][D], velocity[R][D], push[R][D], nearest[R];
     const F far = P::splat(std::numeric_limits<S>::infinity());
@@ -72,70 +74,69 @@ BOIDS_DETAIL_BLOCK_SUMS_SPEC void BOIDS_DETAIL_BLOCK_SUMS(const kernel_query<S, 
     // for AVX with the function that holds it.
     const std::size_t chunk = velocities_after ? chunk_steps * logical : std::max<std::size_t>(block.size, 1);
     for (std::size_t c0 = 0; c0 < block.size; c0 += chunk) {
-    const std::size_t c1 = std::min(block.size, c0 + chunk);
-    std::size_t packs = 0;
-    for (std::size_t t = c0; t < c1; t += logical)
-      BOIDS_DETAIL_UNROLL
-      for (std::size_t r = 0; r < R; ++r) {
-        const std::size_t at = t + r * P::lanes;
-        if (at >= c1) break;
-        F dx[D];
-        F d2{};
-        BOIDS_DETAIL_UNROLL
-        for (std::size_t d = 0; d < D; ++d) {
-            F x = P::load(block.pos[d] + at) - p[d];
-            if constexpr (Wrap == wrap_mode::per_shift) {
-                x = x + P::load(block.shift[d] + at);
-            } else if constexpr (Wrap == wrap_mode::per_lane) {
-                x = P::minimum_image(x, size[d], half[d], neg_half[d]);
-            }
-            dx[d] = x;
-            d2 = d == 0 ? x * x : d2 + x * x;  // +0 + x*x would be x*x: the same bits
-        }
-        M in = d2 <= r2;
-        if constexpr (Cone) {  // dot >= cos * |x|, in squares with dot's sign (see cone_sees)
-            F dot = dx[0] * heading[0];
-            BOIDS_DETAIL_UNROLL
-            for (std::size_t d = 1; d < D; ++d) dot = dot + dx[d] * heading[d];
-            in = P::both(in, dot * P::abs(dot) >= cone_k * d2);
-        }
-        const M apart = d2 > zero;
-        const M m = P::both(in, apart);
-        // A lane at distance 0 gives w = -inf here (and a sentinel lane NaN under the
-        // linear falloff): both are masked out below, as bits, so no lane needs a
-        // safe divisor.
-        F w;
-        if constexpr (Linear) {
-            const F dist = P::sqrt(d2);
-            w = (one - dist / sep_radius) / dist * minus_one;
-        } else {
-            w = minus_one / d2;
-        }
-        w = P::keep(P::both(m, d2 < sep_r2), w);
-        counts[r] = counts[r] + P::keep(in, P::select(apart, one, at_zero_weight));
-        if constexpr (Nearest)  // a minimum: the same whatever the order
-            nearest[r] = P::select(P::both(m, d2 < nearest[r]), d2, nearest[r]);
-        if constexpr (velocities_after) kept[packs++] = m;
-        BOIDS_DETAIL_UNROLL
-        for (std::size_t d = 0; d < D; ++d) {
-            offset[r][d] = offset[r][d] + P::keep(m, dx[d]);
-            if constexpr (!velocities_after) velocity[r][d] = velocity[r][d] + P::keep(m, P::load(block.vel[d] + at));
-            push[r][d] = push[r][d] + w * dx[d];
-        }
-      }
-    if constexpr (velocities_after) {
-        std::size_t k = 0;
-        for (std::size_t t = c0; t < c1; t += logical)
-          BOIDS_DETAIL_UNROLL
-          for (std::size_t r = 0; r < R; ++r) {
+        const std::size_t c1 = std::min(block.size, c0 + chunk);
+        std::size_t packs = 0;
+        for (std::size_t t = c0; t < c1; t += logical) BOIDS_DETAIL_UNROLL
+        for (std::size_t r = 0; r < R; ++r) {
             const std::size_t at = t + r * P::lanes;
             if (at >= c1) break;
-            const M m = kept[k++];
+            F dx[D];
+            F d2{};
             BOIDS_DETAIL_UNROLL
-            for (std::size_t d = 0; d < D; ++d)
-                velocity[r][d] = velocity[r][d] + P::keep(m, P::load(block.vel[d] + at));
-          }
-    }
+            for (std::size_t d = 0; d < D; ++d) {
+                F x = P::load(block.pos[d] + at) - p[d];
+                if constexpr (Wrap == wrap_mode::per_shift) {
+                    x = x + P::load(block.shift[d] + at);
+                } else if constexpr (Wrap == wrap_mode::per_lane) {
+                    x = P::minimum_image(x, size[d], half[d], neg_half[d]);
+                }
+                dx[d] = x;
+                d2 = d == 0 ? x * x : d2 + x * x;  // +0 + x*x would be x*x: the same bits
+            }
+            M in = d2 <= r2;
+            if constexpr (Cone) {  // dot >= cos * |x|, in squares with dot's sign (see cone_sees)
+                F dot = dx[0] * heading[0];
+                BOIDS_DETAIL_UNROLL
+                for (std::size_t d = 1; d < D; ++d) dot = dot + dx[d] * heading[d];
+                in = P::both(in, dot * P::abs(dot) >= cone_k * d2);
+            }
+            const M apart = d2 > zero;
+            const M m = P::both(in, apart);
+            // A lane at distance 0 gives w = -inf here (and a sentinel lane NaN under the
+            // linear falloff): both are masked out below, as bits, so no lane needs a
+            // safe divisor.
+            F w;
+            if constexpr (Linear) {
+                const F dist = P::sqrt(d2);
+                w = (one - dist / sep_radius) / dist * minus_one;
+            } else {
+                w = minus_one / d2;
+            }
+            w = P::keep(P::both(m, d2 < sep_r2), w);
+            counts[r] = counts[r] + P::keep(in, P::select(apart, one, at_zero_weight));
+            if constexpr (Nearest)  // a minimum: the same whatever the order
+                nearest[r] = P::select(P::both(m, d2 < nearest[r]), d2, nearest[r]);
+            if constexpr (velocities_after) kept[packs++] = m;
+            BOIDS_DETAIL_UNROLL
+            for (std::size_t d = 0; d < D; ++d) {
+                offset[r][d] = offset[r][d] + P::keep(m, dx[d]);
+                if constexpr (!velocities_after)
+                    velocity[r][d] = velocity[r][d] + P::keep(m, P::load(block.vel[d] + at));
+                push[r][d] = push[r][d] + w * dx[d];
+            }
+        }
+        if constexpr (velocities_after) {
+            std::size_t k = 0;
+            for (std::size_t t = c0; t < c1; t += logical) BOIDS_DETAIL_UNROLL
+            for (std::size_t r = 0; r < R; ++r) {
+                const std::size_t at = t + r * P::lanes;
+                if (at >= c1) break;
+                const M m = kept[k++];
+                BOIDS_DETAIL_UNROLL
+                for (std::size_t d = 0; d < D; ++d)
+                    velocity[r][d] = velocity[r][d] + P::keep(m, P::load(block.vel[d] + at));
+            }
+        }
     }  // chunks
 
     // The tree: logical lane l = r * P::lanes + k; first l + (l + logical/2), and so on
@@ -149,7 +150,8 @@ BOIDS_DETAIL_BLOCK_SUMS_SPEC void BOIDS_DETAIL_BLOCK_SUMS(const kernel_query<S, 
         BOIDS_DETAIL_UNROLL
         for (std::size_t r = 0; r < width; ++r) {
             counts[r] = counts[r] + counts[r + width];
-            if constexpr (Nearest) nearest[r] = P::select(nearest[r + width] < nearest[r], nearest[r + width], nearest[r]);
+            if constexpr (Nearest)
+                nearest[r] = P::select(nearest[r + width] < nearest[r], nearest[r + width], nearest[r]);
             BOIDS_DETAIL_UNROLL
             for (std::size_t d = 0; d < D; ++d) {
                 offset[r][d] = offset[r][d] + offset[r + width][d];

@@ -105,9 +105,9 @@ template <class Config>
 // b.accel (a blend of the user's), so only the move is done.
 template <bool Given = false, class S, std::size_t D, class Config>
 void finish_batch_lanes(bool avx, finish_batch<S, D>& b, const Config& cfg, S dt) noexcept {
-    BOIDS_DETAIL_PICK_BUILD(avx, (finish_batch_lanes_avx<Given>(b, cfg, dt)), (finish_batch_lanes_of_width<Given>(b, cfg, dt)));
+    BOIDS_DETAIL_PICK_BUILD(avx, (finish_batch_lanes_avx<Given>(b, cfg, dt)),
+                            (finish_batch_lanes_of_width<Given>(b, cfg, dt)));
 }
 
-
-} // namespace detail
-} // namespace boids
+}  // namespace detail
+}  // namespace boids

@@ -19,7 +19,8 @@ BOIDS_DETAIL_FINISH_SPEC void BOIDS_DETAIL_FINISH(finish_batch<S, D>& b, const C
     const F w_sep = P::splat(cfg.separation_weight), w_align = P::splat(cfg.alignment_weight),
             w_cohere = P::splat(cfg.cohesion_weight);
     const F g_align = P::splat(cfg.align.gain), g_cohere = P::splat(cfg.cohere.gain);
-    const F max_force = P::splat(cfg.limits.max_force), max_force2 = P::splat(cfg.limits.max_force * cfg.limits.max_force);
+    const F max_force = P::splat(cfg.limits.max_force),
+            max_force2 = P::splat(cfg.limits.max_force * cfg.limits.max_force);
     const F min_speed = P::splat(cfg.limits.min_speed), max_speed = P::splat(cfg.limits.max_speed);
     const F step = P::splat(dt);
     const F per_reaction = P::splat(S(1) / cfg.limits.reaction_time);
@@ -45,75 +46,76 @@ BOIDS_DETAIL_FINISH_SPEC void BOIDS_DETAIL_FINISH(finish_batch<S, D>& b, const C
             BOIDS_DETAIL_UNROLL
             for (std::size_t d = 0; d < D; ++d) a[d] = P::load(b.accel[d] + at);
         } else {
-        const F count = P::load(b.count + at);
-        const M some = count > zero;
-        const F per = one / P::select(some, count, one);  // S(1) / count
-        // flock_acceleration_from_sums: sum + rule * weight, rule by rule
-        // (separation, alignment, cohesion).
-        BOIDS_DETAIL_UNROLL
-        for (std::size_t r = 0; r < 3; ++r) {
-            if (!use_rule[r]) continue;
-            F rule[D];
-            if (!lesson_rule[r]) {
-                BOIDS_DETAIL_UNROLL
-                for (std::size_t d = 0; d < D; ++d) {
-                    if (r == 0) {
-                        const F push = P::load(b.push[d] + at);
-                        rule[d] = (linear ? push + zero : push) * strength;  // linear adds the (zero) coincident sum
-                    } else if (r == 1) {
-                        rule[d] = P::keep(some, (P::load(b.velocity[d] + at) * per - v[d]) * g_align);
-                    } else {
-                        rule[d] = P::keep(some, P::load(b.offset[d] + at) * per * g_cohere);
-                    }
-                }
-            } else {
-                // The lesson's rule: x (the push, the mean velocity, the offset to the
-                // centre) made a unit vector (normalized_or_zero), at full speed, steered
-                // toward (steer_toward: (desired - v) / reaction time, clamped). A zero x
-                // steers nowhere; an x whose square leaves the normal range is redone.
-                F x[D];
-                M zero_x = P::all();
-                BOIDS_DETAIL_UNROLL
-                for (std::size_t d = 0; d < D; ++d) {
-                    x[d] = r == 0 ? P::load(b.push[d] + at)
-                                  : (r == 1 ? P::load(b.velocity[d] + at) : P::load(b.offset[d] + at)) * per;
-                    zero_x = P::both(zero_x, x[d] == zero);
-                }
-                F x2 = x[0] * x[0] + x[1] * x[1];
-                if constexpr (D == 3) x2 = x2 + x[2] * x[2];
-                M steers = P::both(x2 >= smallest, x2 <= biggest);
-                const M counted = r == 0 ? P::all() : some;  // no neighbours: no rule (before x is looked at)
-                redo = P::either(redo, P::both(counted, P::but_not(P::all(), P::either(steers, zero_x))));
-                steers = P::both(steers, counted);
-                const F unit = one / P::sqrt(P::select(steers, x2, one));
-                F s[D];
-                BOIDS_DETAIL_UNROLL
-                for (std::size_t d = 0; d < D; ++d) s[d] = (x[d] * unit * max_speed - v[d]) * per_reaction;
-                F s2 = s[0] * s[0] + s[1] * s[1];
-                if constexpr (D == 3) s2 = s2 + s[2] * s[2];
-                const M s_as_is = P::both(s2 <= max_force2, s2 <= biggest);
-                const M s_normal = P::both(s2 >= smallest, s2 <= biggest);
-                redo = P::either(redo, P::both(steers, P::but_not(P::all(), P::either(s_as_is, s_normal))));
-                const F s_shrink = one / P::sqrt(P::select(s_normal, s2, one));
-                BOIDS_DETAIL_UNROLL
-                for (std::size_t d = 0; d < D; ++d)
-                    rule[d] = P::keep(steers, P::select(s_as_is, s[d], s[d] * s_shrink * max_force));
-            }
+            const F count = P::load(b.count + at);
+            const M some = count > zero;
+            const F per = one / P::select(some, count, one);  // S(1) / count
+            // flock_acceleration_from_sums: sum + rule * weight, rule by rule
+            // (separation, alignment, cohesion).
             BOIDS_DETAIL_UNROLL
-            for (std::size_t d = 0; d < D; ++d) sum[d] = sum[d] + rule[d] * rule_weight[r];
-        }
-        // clamp_magnitude(sum, max_force), then zero if not finite.
-        F l2 = sum[0] * sum[0] + sum[1] * sum[1];
-        if constexpr (D == 3) l2 = l2 + sum[2] * sum[2];
-        const M as_is = P::both(l2 <= max_force2, l2 <= biggest);
-        const M normal = P::both(l2 >= smallest, l2 <= biggest);
-        redo = P::either(redo, P::but_not(P::all(), P::either(as_is, normal)));
-        const F shrink = one / P::sqrt(P::select(normal, l2, one));
-        BOIDS_DETAIL_UNROLL
-        for (std::size_t d = 0; d < D; ++d) {
-            a[d] = P::select(as_is, sum[d], sum[d] * shrink * max_force);
-            finite = P::both(finite, a[d] - a[d] == zero);
-        }
+            for (std::size_t r = 0; r < 3; ++r) {
+                if (!use_rule[r]) continue;
+                F rule[D];
+                if (!lesson_rule[r]) {
+                    BOIDS_DETAIL_UNROLL
+                    for (std::size_t d = 0; d < D; ++d) {
+                        if (r == 0) {
+                            const F push = P::load(b.push[d] + at);
+                            rule[d] =
+                                (linear ? push + zero : push) * strength;  // linear adds the (zero) coincident sum
+                        } else if (r == 1) {
+                            rule[d] = P::keep(some, (P::load(b.velocity[d] + at) * per - v[d]) * g_align);
+                        } else {
+                            rule[d] = P::keep(some, P::load(b.offset[d] + at) * per * g_cohere);
+                        }
+                    }
+                } else {
+                    // The lesson's rule: x (the push, the mean velocity, the offset to the
+                    // centre) made a unit vector (normalized_or_zero), at full speed, steered
+                    // toward (steer_toward: (desired - v) / reaction time, clamped). A zero x
+                    // steers nowhere; an x whose square leaves the normal range is redone.
+                    F x[D];
+                    M zero_x = P::all();
+                    BOIDS_DETAIL_UNROLL
+                    for (std::size_t d = 0; d < D; ++d) {
+                        x[d] = r == 0 ? P::load(b.push[d] + at)
+                                      : (r == 1 ? P::load(b.velocity[d] + at) : P::load(b.offset[d] + at)) * per;
+                        zero_x = P::both(zero_x, x[d] == zero);
+                    }
+                    F x2 = x[0] * x[0] + x[1] * x[1];
+                    if constexpr (D == 3) x2 = x2 + x[2] * x[2];
+                    M steers = P::both(x2 >= smallest, x2 <= biggest);
+                    const M counted = r == 0 ? P::all() : some;  // no neighbours: no rule (before x is looked at)
+                    redo = P::either(redo, P::both(counted, P::but_not(P::all(), P::either(steers, zero_x))));
+                    steers = P::both(steers, counted);
+                    const F unit = one / P::sqrt(P::select(steers, x2, one));
+                    F s[D];
+                    BOIDS_DETAIL_UNROLL
+                    for (std::size_t d = 0; d < D; ++d) s[d] = (x[d] * unit * max_speed - v[d]) * per_reaction;
+                    F s2 = s[0] * s[0] + s[1] * s[1];
+                    if constexpr (D == 3) s2 = s2 + s[2] * s[2];
+                    const M s_as_is = P::both(s2 <= max_force2, s2 <= biggest);
+                    const M s_normal = P::both(s2 >= smallest, s2 <= biggest);
+                    redo = P::either(redo, P::both(steers, P::but_not(P::all(), P::either(s_as_is, s_normal))));
+                    const F s_shrink = one / P::sqrt(P::select(s_normal, s2, one));
+                    BOIDS_DETAIL_UNROLL
+                    for (std::size_t d = 0; d < D; ++d)
+                        rule[d] = P::keep(steers, P::select(s_as_is, s[d], s[d] * s_shrink * max_force));
+                }
+                BOIDS_DETAIL_UNROLL
+                for (std::size_t d = 0; d < D; ++d) sum[d] = sum[d] + rule[d] * rule_weight[r];
+            }
+            // clamp_magnitude(sum, max_force), then zero if not finite.
+            F l2 = sum[0] * sum[0] + sum[1] * sum[1];
+            if constexpr (D == 3) l2 = l2 + sum[2] * sum[2];
+            const M as_is = P::both(l2 <= max_force2, l2 <= biggest);
+            const M normal = P::both(l2 >= smallest, l2 <= biggest);
+            redo = P::either(redo, P::but_not(P::all(), P::either(as_is, normal)));
+            const F shrink = one / P::sqrt(P::select(normal, l2, one));
+            BOIDS_DETAIL_UNROLL
+            for (std::size_t d = 0; d < D; ++d) {
+                a[d] = P::select(as_is, sum[d], sum[d] * shrink * max_force);
+                finite = P::both(finite, a[d] - a[d] == zero);
+            }
         }  // the rules
         // integrate: the velocity, its speed band, then the position.
         F v1[D];
@@ -149,7 +151,7 @@ BOIDS_DETAIL_FINISH_SPEC void BOIDS_DETAIL_FINISH(finish_batch<S, D>& b, const C
             BOIDS_DETAIL_UNROLL
             for (std::size_t d = 0; d < D; ++d) {
                 const F size = P::splat(cfg.world.size[d]);
-                const M low = p[d] < zero, high = p[d] > size;
+                const M low = p[d]<zero, high = p[d]> size;
                 const M flip = P::either(P::both(low, v2[d] < zero), P::both(high, v2[d] > zero));
                 p[d] = P::select(low, zero, P::select(high, size, p[d]));
                 v2[d] = P::select(flip, -v2[d], v2[d]);

@@ -64,11 +64,14 @@ template <class V, class Done>
 void finish_waiting_boids(bool avx, finish_batch<scalar_t<V>, dimension_v<V>>& batch, const flock_config<V>& cfg,
                           scalar_t<V> dt, Done&& done) {
     finish_batch_lanes(avx, batch, cfg, dt);
-    hand_back<V>(batch, cfg, dt, [&](std::size_t k, const V& p, const V& v) {
-        return flock_acceleration_from_sums(p, v, static_cast<std::size_t>(batch.count[k]), lane_of<V>(batch.push, k),
-                                            boids::zero<V>(), false, lane_of<V>(batch.offset, k),
-                                            lane_of<V>(batch.velocity, k), cfg);
-    }, done);
+    hand_back<V>(
+        batch, cfg, dt,
+        [&](std::size_t k, const V& p, const V& v) {
+            return flock_acceleration_from_sums(p, v, static_cast<std::size_t>(batch.count[k]),
+                                                lane_of<V>(batch.push, k), boids::zero<V>(), false,
+                                                lane_of<V>(batch.offset, k), lane_of<V>(batch.velocity, k), cfg);
+        },
+        done);
 }
 
 // A blend of the user's over a batch: the boids waiting in `batch` (their own state,
@@ -76,16 +79,17 @@ void finish_waiting_boids(bool avx, finish_batch<scalar_t<V>, dimension_v<V>>& b
 // another, which lets the processor overlap them, and moved pack-wide. done(slot, p, v)
 // as above.
 template <class V, class Blend, class Done>
-void move_waiting_boids(bool avx, finish_batch<scalar_t<V>, dimension_v<V>>& batch, const neighborhood_summary<V>* summaries,
-                        const std::size_t* index, const Blend& blend, const flock_config<V>& cfg, scalar_t<V> dt,
-                        Done&& done) {
+void move_waiting_boids(bool avx, finish_batch<scalar_t<V>, dimension_v<V>>& batch,
+                        const neighborhood_summary<V>* summaries, const std::size_t* index, const Blend& blend,
+                        const flock_config<V>& cfg, scalar_t<V> dt, Done&& done) {
     constexpr std::size_t D = dimension_v<V>;
     for (std::size_t k = 0; k < batch.size; ++k) {
         const V a = blend_at(blend, index[k], lane_of<V>(batch.p, k), lane_of<V>(batch.v, k), summaries[k]);
         for (std::size_t d = 0; d < D; ++d) batch.accel[d][k] = boids::get(a, d);
     }
     finish_batch_lanes<true>(avx, batch, cfg, dt);
-    hand_back<V>(batch, cfg, dt, [&](std::size_t k, const V&, const V&) { return lane_of<V>(batch.accel, k); }, done);
+    hand_back<V>(
+        batch, cfg, dt, [&](std::size_t k, const V&, const V&) { return lane_of<V>(batch.accel, k); }, done);
 }
 
 // The summary the kernel's sums make (no coincident neighbours: those take the
@@ -135,9 +139,9 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
     // same box: a grid of another world takes the general path).
     if (toroidal && !(runs.all_in_box() && runs.world().size == cfg.world.size))
         return "a toroidal position outside the box [0, size) (or a grid over another world)";
-    const S* axes = runs.axis(0).data();  // positions per axis, n apart, in cell order
+    const S* axes = runs.axis(0).data();      // positions per axis, n apart, in cell order
     constexpr std::size_t gather_ahead = 24;  // slots: about a memory latency of this loop
-    executor(tasks, [&](std::size_t t) {  // gather, in parallel: every task checks its slots
+    executor(tasks, [&](std::size_t t) {      // gather, in parallel: every task checks its slots
         const index_range range = task_range(n, t, tasks);
         const std::size_t b = range.begin, e = range.end;
         bool ok = true;
@@ -146,7 +150,7 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
             const V& v = velocities[order[s]];
             ok = ok && boids::is_finite(v);
             for (std::size_t d = 0; d < D; ++d) {
-                const S x = axes[d * n + s];  // positions[order[s]], read in order
+                const S x = axes[d * n + s];                          // positions[order[s]], read in order
                 if (!(std::fabs(x) < position_limit<S>)) ok = false;  // finite, and far from the kernel's sentinels
                 ws.sorted_velocities[d * n + s] = boids::get(v, d);
             }
@@ -154,7 +158,8 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
         ws.task_ok[t] = ok ? 1 : 0;
     });
     for (std::size_t t = 0; t < tasks; ++t)
-        if (ws.task_ok[t] == 0) return "a position or velocity that is not finite, or a coordinate beyond a quarter of the largest scalar";
+        if (ws.task_ok[t] == 0)
+            return "a position or velocity that is not finite, or a coordinate beyond a quarter of the largest scalar";
     const bool cone = cfg.view_angle < S(360);
     const S cos_half = vision_cone<S, D>::cos_half_of(cfg.view_angle);  // once per step, not per boid
     const bool linear = cfg.separate.falloff == separation_falloff::linear;
@@ -228,8 +233,12 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
                 auto with = [&](auto wrap) {
                     constexpr wrap_mode W = decltype(wrap)::value;
                     constexpr bool N = !ready_made;  // the nearest distance, for a blend of the user's
-                    if (use_cone) linear ? block_sums<W, true, true, N>(avx, q, block, sums) : block_sums<W, true, false, N>(avx, q, block, sums);
-                    else linear ? block_sums<W, false, true, N>(avx, q, block, sums) : block_sums<W, false, false, N>(avx, q, block, sums);
+                    if (use_cone)
+                        linear ? block_sums<W, true, true, N>(avx, q, block, sums)
+                               : block_sums<W, true, false, N>(avx, q, block, sums);
+                    else
+                        linear ? block_sums<W, false, true, N>(avx, q, block, sums)
+                               : block_sums<W, false, false, N>(avx, q, block, sums);
                 };
                 auto run = [&] {
                     if (per_lane) with(std::integral_constant<wrap_mode, wrap_mode::per_lane>{});
@@ -258,7 +267,8 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
             V a;
             if (!filled || sums.coincident > 0 || sums.count > cfg.max_neighbors) {  // rare: the exact general path
                 ++off_kernel;
-                a = blend_at(blend, i, p_i, v_i, boids::summarize(i, old_vel, find_neighbors(i, grid, old_vel, cfg, buf), cfg.separate));
+                a = blend_at(blend, i, p_i, v_i,
+                             boids::summarize(i, old_vel, find_neighbors(i, grid, old_vel, cfg, buf), cfg.separate));
             } else if (batched) {
                 if (batch.add(s, sums.count, p_i, v_i, to_vector<V>(sums.push), to_vector<V>(sums.offset),
                               to_vector<V>(sums.velocity)))
@@ -298,6 +308,6 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
     });
     return nullptr;
 }
-} // namespace detail
+}  // namespace detail
 
-} // namespace boids
+}  // namespace boids

@@ -46,12 +46,12 @@ inline constexpr S position_limit = std::numeric_limits<S>::max() / 4;
 template <class S, std::size_t D>
 struct neighborhood_sums {
     std::size_t count = 0;
-    std::size_t coincident = 0;  // neighbours on exactly the same spot
-    std::array<S, D> offset{};   // sum of offsets (cohesion)
-    std::array<S, D> velocity{}; // sum of velocities (alignment)
-    std::array<S, D> push{};     // separation push, coincident neighbours excluded
+    std::size_t coincident = 0;                              // neighbours on exactly the same spot
+    std::array<S, D> offset{};                               // sum of offsets (cohesion)
+    std::array<S, D> velocity{};                             // sum of velocities (alignment)
+    std::array<S, D> push{};                                 // separation push, coincident neighbours excluded
     S nearest_squared = std::numeric_limits<S>::infinity();  // the nearest neighbour apart (infinity: none;
-                                                              // found only when asked for)
+                                                             // found only when asked for)
 };
 
 // The candidates of one cell's boids, copied once per cell from the grid's runs
@@ -119,9 +119,10 @@ void block_sums(bool avx, const kernel_query<S, D>& q, const candidate_block<S, 
 // cell): the grid's runs in their order, positions from `axes` and velocities from
 // `vels` (per axis, n apart, in slot order). False when they do not fit.
 template <class S, std::size_t D, class Runs>
-bool fill_block(const Runs& runs, const run_plan& plan, bool one_image, std::size_t slot,
-                const S* axes, const S* vels, std::size_t n, candidate_block<S, D>& block) noexcept {
-    BOIDS_ASSERT(block.no_shift != nullptr, "fill_block: the block has no row of zeros (see flock_workspace::block_for)");
+bool fill_block(const Runs& runs, const run_plan& plan, bool one_image, std::size_t slot, const S* axes, const S* vels,
+                std::size_t n, candidate_block<S, D>& block) noexcept {
+    BOIDS_ASSERT(block.no_shift != nullptr,
+                 "fill_block: the block has no row of zeros (see flock_workspace::block_for)");
     block.size = 0;
     block.shifted = false;
     for (std::size_t d = 0; d < D; ++d) block.shift[d] = block.no_shift;
@@ -143,7 +144,8 @@ bool fill_block(const Runs& runs, const run_plan& plan, bool one_image, std::siz
                 if (shift[d] != S(0) && block.shift[d] == block.no_shift) {  // the first image on this axis
                     block.shifted = true;
                     block.shift[d] = block.shift_row[d];
-                    for (std::size_t k = 0; k < block.size; k += P::lanes) P::store(block.shift_row[d] + k, P::splat(S(0)));
+                    for (std::size_t k = 0; k < block.size; k += P::lanes)
+                        P::store(block.shift_row[d] + k, P::splat(S(0)));
                 }
         const S* from_p = axes + s0;
         const S* from_v = vels + s0;
@@ -222,10 +224,10 @@ S heeded_radius_squared(bool avx, const candidate_block<S, D>& block, const kern
     const std::size_t want = heed + 1;
     S lo = S(0), hi = q.r2;
     std::size_t below_lo = 1, below_hi = neighbours + 1;  // within lo, within hi: below_lo < want < below_hi
-    if (heed == 0 || below_hi <= want) return q.r2;  // not crowded (found so here only with neighbours_unknown)
+    if (heed == 0 || below_hi <= want) return q.r2;       // not crowded (found so here only with neighbours_unknown)
     for (int step = 0; step < 2 * std::numeric_limits<S>::digits + 8; ++step) {
         S t = step < 4 || step % 2 == 0 ? lo + (hi - lo) * ((S(want - below_lo) + S(0.5)) / S(below_hi - below_lo))
-                            : lo + (hi - lo) * S(0.5);
+                                        : lo + (hi - lo) * S(0.5);
         if (!(t > lo && t < hi)) t = lo + (hi - lo) * S(0.5);
         if (!(t > lo && t < hi)) break;  // lo and hi adjacent: several distances equal hi
         const std::size_t below = count_within(avx, scratch, block.size, t);
@@ -241,5 +243,5 @@ S heeded_radius_squared(bool avx, const candidate_block<S, D>& block, const kern
     return hi;
 }
 
-} // namespace detail
-} // namespace boids
+}  // namespace detail
+}  // namespace boids

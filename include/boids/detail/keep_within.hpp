@@ -62,7 +62,7 @@ __attribute__((target("avx"))) inline std::size_t keep_within_avx(const float* d
         auto bits = static_cast<unsigned>(__builtin_ia32_movmskps256(in_f));
         const std::size_t rest = count - j;
         bits &= rest >= 8 ? 0xFFu : (1u << rest) - 1u;  // the lanes past count are not candidates
-        for (unsigned h = 0; h < 2; ++h) {  // the low half, then the high one
+        for (unsigned h = 0; h < 2; ++h) {              // the low half, then the high one
             const unsigned m = (bits >> (4 * h)) & 15u;
             f4 vh, sh;
             std::memcpy(&vh, reinterpret_cast<const unsigned char*>(&v) + 16 * h, sizeof vh);
@@ -97,5 +97,5 @@ std::size_t keep_within(bool avx, const S* d2, const std::uint32_t* slot, std::s
     return keep_within_scalar(d2, slot, count, t2, out_d2, out_slot);
 }
 
-} // namespace detail
-} // namespace boids
+}  // namespace detail
+}  // namespace boids

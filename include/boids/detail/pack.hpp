@@ -130,5 +130,5 @@ struct pack_types {
 #  undef BOIDS_DETAIL_PACK_SPEC
 #endif
 
-} // namespace detail
-} // namespace boids
+}  // namespace detail
+}  // namespace boids

@@ -19,5 +19,5 @@ inline void prefetch(const T* p) noexcept {
 #endif
 }
 
-} // namespace detail
-} // namespace boids
+}  // namespace detail
+}  // namespace boids

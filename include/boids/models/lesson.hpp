@@ -53,10 +53,11 @@ void scatter(std::uint64_t seed, const flock_config<V>& cfg, std::vector<V>& pos
             return cfg.world.has_box() && !(x < cfg.world.size[d]) ? std::nextafter(cfg.world.size[d], S(0)) : x;
         });
         const V dir = boids::unit_direction<V>(rng.next());
-        const double speed = rng.uniform(static_cast<double>(cfg.limits.min_speed), static_cast<double>(cfg.limits.max_speed));
+        const double speed =
+            rng.uniform(static_cast<double>(cfg.limits.min_speed), static_cast<double>(cfg.limits.max_speed));
         velocities[i] = boids::scale(dir, static_cast<S>(speed));
     }
 }
 
-} // namespace lesson
-} // namespace boids
+}  // namespace lesson
+}  // namespace boids

@@ -30,7 +30,6 @@
 namespace boids {
 namespace starling {
 
-
 // The model's per-bird state beyond positions and velocities, and its step.
 //
 // Each step: (1) a disturbance may start on an edge patch; (2) the birds whose turn
@@ -76,7 +75,8 @@ public:
         // The grid's cells start at about the candidates' reach in a cloud of size E,
         // then follow it: they affect speed only, never which neighbours are found.
         st_.cell = static_cast<S>(std::max(0.05, 0.8 * static_cast<double>(st_.size_scale) *
-                                                  std::cbrt(static_cast<double>(p.candidates) / static_cast<double>(std::max<std::size_t>(birds, 1)))));
+                                                     std::cbrt(static_cast<double>(p.candidates) /
+                                                               static_cast<double>(std::max<std::size_t>(birds, 1)))));
         st_.grid = uniform_grid<V>(world_for<V>{}, st_.cell);
         return valid;
     }
@@ -91,10 +91,16 @@ public:
     [[nodiscard]] S size_scale() const noexcept { return st_.size_scale; }
     [[nodiscard]] S roost_radius() const noexcept { return st_.roost_radius; }
     [[nodiscard]] V roost_centre() const noexcept {
-        return boids::generate<V>([&](std::size_t i) { return i == 0 ? st_.settings.roost_x : (i == 1 ? st_.settings.roost_y : st_.settings.roost_z); });
+        return boids::generate<V>([&](std::size_t i) {
+            return i == 0 ? st_.settings.roost_x : (i == 1 ? st_.settings.roost_y : st_.settings.roost_z);
+        });
     }
-    [[nodiscard]] span<const disturbance_record> disturbances() const noexcept { return {st_.records.data(), st_.records.size()}; }
-    [[nodiscard]] span<const maneuver> maneuvers() const noexcept { return {st_.maneuvers.data(), st_.maneuvers.size()}; }
+    [[nodiscard]] span<const disturbance_record> disturbances() const noexcept {
+        return {st_.records.data(), st_.records.size()};
+    }
+    [[nodiscard]] span<const maneuver> maneuvers() const noexcept {
+        return {st_.maneuvers.data(), st_.maneuvers.size()};
+    }
     [[nodiscard]] span<const flight_state<V>> flight() const noexcept { return {st_.flight.data(), st_.flight.size()}; }
     // The distance to each bird's nearest neighbour when it last looked (inf: never, or alone).
     [[nodiscard]] span<const S> nearest_distances() const noexcept { return {st_.nearest.data(), st_.nearest.size()}; }
@@ -111,7 +117,8 @@ public:
 
     template <class Executor = sequential>
     void step(span<V> positions, span<V> velocities, Executor&& executor = {}) {
-        BOIDS_ASSERT(positions.size() == st_.n && velocities.size() == st_.n, "starling::flock::step: arrays must hold as many birds as reset() was given");
+        BOIDS_ASSERT(positions.size() == st_.n && velocities.size() == st_.n,
+                     "starling::flock::step: arrays must hold as many birds as reset() was given");
         if (positions.size() != st_.n || velocities.size() != st_.n) return;  // not this flock's arrays: nothing moves
         const std::size_t n = st_.n;
         const double t = st_.time;
@@ -120,7 +127,8 @@ public:
         start_disturbance(pos, vel, t);
 
         const std::size_t every = st_.settings.perception_every;
-        st_.noise_factors = ou_noise<V>{st_.settings.noise_time, st_.settings.noise}.factors_for(st_.settings.dt * static_cast<S>(every));
+        st_.noise_factors = ou_noise<V>{st_.settings.noise_time, st_.settings.noise}.factors_for(st_.settings.dt *
+                                                                                                 static_cast<S>(every));
         // Who is manoeuvring now, a byte per bird, so a look reads little.
         // and whose state is finite (the others are not seen), a byte per bird.
         st_.any_active = false;
@@ -173,7 +181,8 @@ public:
                     st_.social[i] = st_.seen_by_slot[st_.grid.slot_of(i)];
                     st_.nearest[i] = st_.social[i].nearest;
                     st_.looked[i] = 1;
-                    ou_noise<V>{st_.settings.noise_time, st_.settings.noise}.advance(st_.noise[i], st_.rng[i], st_.noise_factors);
+                    ou_noise<V>{st_.settings.noise_time, st_.settings.noise}.advance(st_.noise[i], st_.rng[i],
+                                                                                     st_.noise_factors);
                 }
                 fly(i, positions[i], velocities[i], t, factors);
             }
@@ -187,7 +196,8 @@ private:
 
     void start_disturbance(span<const V> pos, span<const V> vel, double t) {
         if (st_.n == 0 || t < st_.next_disturbance) return;
-        st_.next_disturbance = t + st_.scene_rng.uniform(static_cast<double>(st_.settings.disturbance_min_gap), static_cast<double>(st_.settings.disturbance_max_gap));
+        st_.next_disturbance = t + st_.scene_rng.uniform(static_cast<double>(st_.settings.disturbance_min_gap),
+                                                         static_cast<double>(st_.settings.disturbance_max_gap));
         // The edge patch: the bird farthest out along a random horizontal direction,
         // and every bird within max(2 m, 0.42 E) of it.
         const double angle = 6.283185307179586 * st_.scene_rng.uniform();
@@ -203,8 +213,10 @@ private:
         maneuver m;
         m.disturbance = static_cast<std::uint32_t>(st_.records.size() + 1);
         m.start = t;
-        m.amplitude = st_.scene_rng.uniform(static_cast<double>(st_.settings.pulse_min), static_cast<double>(st_.settings.pulse_max));
-        m.duration = st_.scene_rng.uniform(static_cast<double>(st_.settings.pulse_min_time), static_cast<double>(st_.settings.pulse_max_time));
+        m.amplitude = st_.scene_rng.uniform(static_cast<double>(st_.settings.pulse_min),
+                                            static_cast<double>(st_.settings.pulse_max));
+        m.duration = st_.scene_rng.uniform(static_cast<double>(st_.settings.pulse_min_time),
+                                           static_cast<double>(st_.settings.pulse_max_time));
         m.turn = st_.scene_rng.uniform() < 0.5 ? 1 : -1;
         m.dive = st_.scene_rng.uniform() < static_cast<double>(st_.settings.dive_chance);
         disturbance_record rec;
@@ -216,7 +228,8 @@ private:
             double best = -std::numeric_limits<double>::infinity();
             for (std::size_t i = 0; i < st_.n; ++i) {
                 if (!boids::is_finite(pos[i]) || !boids::is_finite(vel[i])) continue;
-                const double along = (static_cast<double>(boids::get(pos[i], 0)) - cx) * dx + (static_cast<double>(boids::get(pos[i], 2)) - cz) * dz;
+                const double along = (static_cast<double>(boids::get(pos[i], 0)) - cx) * dx +
+                                     (static_cast<double>(boids::get(pos[i], 2)) - cz) * dz;
                 if (along > best) {
                     best = along;
                     edge = i;
@@ -249,7 +262,8 @@ private:
         const std::size_t social = std::min(st_.settings.k, found.size());
         V vsum = boids::zero<V>(), osum = boids::zero<V>(), push = boids::zero<V>(), coincident = boids::zero<V>();
         bool any_coincident = false;
-        const separation<V> sep{st_.settings.separation_radius, separation_falloff::linear, st_.settings.separation, st_.settings.seed};
+        const separation<V> sep{st_.settings.separation_radius, separation_falloff::linear, st_.settings.separation,
+                                st_.settings.seed};
         std::size_t counted = 0;
         for (std::size_t j = 0; j < found.size(); ++j) {
             const auto& nb = found[j];
@@ -275,7 +289,8 @@ private:
         for (std::size_t j = 0; j < social; ++j) near_active = near_active || st_.active[found[j].index] != 0;
         if (!near_active) return;
         const auto near = found.subspan(0, social);
-        const maneuver* src = copy_rule::strongest_active(near, [&](const neighbor<S, 3>& nb) -> const maneuver& { return st_.maneuvers[nb.index]; }, t);
+        const maneuver* src = copy_rule::strongest_active(
+            near, [&](const neighbor<S, 3>& nb) -> const maneuver& { return st_.maneuvers[nb.index]; }, t);
         if (src != nullptr && st_.settings.copying.may_copy(st_.maneuvers[i], src->disturbance, t)) {
             const double delay = st_.rng[i].uniform(st_.settings.copying.min_delay, st_.settings.copying.max_delay);
             st_.copies[i] = st_.settings.copying.copy_of(*src, t, delay);
@@ -298,13 +313,15 @@ private:
         }
         const V roost = roost_centre();
         const S dxr = boids::get(x, 0) - boids::get(roost, 0), dzr = boids::get(x, 2) - boids::get(roost, 2);
-        const bool back = starling::returning(st_.returning[i] != 0, static_cast<double>(std::sqrt(dxr * dxr + dzr * dzr)),
-                                              static_cast<double>(st_.roost_radius));
+        const bool back =
+            starling::returning(st_.returning[i] != 0, static_cast<double>(std::sqrt(dxr * dxr + dzr * dzr)),
+                                static_cast<double>(st_.roost_radius));
         st_.returning[i] = back ? 1 : 0;
         const int tie = (hash_combine(st_.settings.seed ^ 0x7135u, i) & 1u) != 0 ? 1 : -1;
         target = boids::add(target, roost_turn(x, v, roost, st_.settings.roost_gain, back, tie));
         target = boids::add_scaled(target, boids::unit_axis<V>(1),
-                                   static_cast<S>(altitude_acceleration(static_cast<double>(boids::get(x, 1)), static_cast<double>(boids::get(v, 1)))));
+                                   static_cast<S>(altitude_acceleration(static_cast<double>(boids::get(x, 1)),
+                                                                        static_cast<double>(boids::get(v, 1)))));
         target = boids::add(target, st_.noise[i]);
         target = boids::add(target, disturbance_acceleration(m, t, v, st_.settings.lateral, st_.settings.dive));
         st_.settings.flight.advance(v, target, st_.flight[i], f, reflex);
@@ -314,5 +331,5 @@ private:
     flock_state<V> st_;
 };
 
-} // namespace starling
-} // namespace boids
+}  // namespace starling
+}  // namespace boids

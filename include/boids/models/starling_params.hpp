@@ -15,31 +15,31 @@ namespace starling {
 // (marked "chosen") and looks like starlings: about 1 m between neighbours, 10 m/s.
 template <class S>
 struct params {
-    S dt = S(1.0 / 30.0);                  // s
-    std::size_t k = 7;                     // social neighbours (the nearest of the candidates)
-    std::size_t candidates = 24;           // the nearest this many are candidates
-    std::size_t perception_every = 1;      // P: a bird looks every P steps, staggered
-    S alignment = S(1.5);                  // J, 1/s (chosen)
-    S cohesion = S(0.8);                   // C, 1/s^2 (chosen)
-    S separation = S(10);                  // S, m/s^2
-    S separation_radius = S(2.0);          // r0, m (chosen)
+    S dt = S(1.0 / 30.0);              // s
+    std::size_t k = 7;                 // social neighbours (the nearest of the candidates)
+    std::size_t candidates = 24;       // the nearest this many are candidates
+    std::size_t perception_every = 1;  // P: a bird looks every P steps, staggered
+    S alignment = S(1.5);              // J, 1/s (chosen)
+    S cohesion = S(0.8);               // C, 1/s^2 (chosen)
+    S separation = S(10);              // S, m/s^2
+    S separation_radius = S(2.0);      // r0, m (chosen)
     // Separation acts at once, outside the bank and lift lags (chosen: through the
     // lags, birds of the 3,000-bird scene came within 1-3 cm of each other).
     bool separation_reflex = true;
-    S noise = S(1.0);                      // sigma, m/s^2 per component (chosen)
-    S noise_time = S(1.8);                 // tc, s
-    S roost_gain = S(3.0);                 // K_R, m/s^2 (chosen)
-    S roost_x = S(-25), roost_y = S(0), roost_z = S(-30);  // the roost centre, m
-    S disturbance_first = S(5);            // s
+    S noise = S(1.0);                                            // sigma, m/s^2 per component (chosen)
+    S noise_time = S(1.8);                                       // tc, s
+    S roost_gain = S(3.0);                                       // K_R, m/s^2 (chosen)
+    S roost_x = S(-25), roost_y = S(0), roost_z = S(-30);        // the roost centre, m
+    S disturbance_first = S(5);                                  // s
     S disturbance_min_gap = S(16), disturbance_max_gap = S(28);  // s
-    S patch_min_radius = S(2), patch_scale = S(0.42);          // patch radius max(2 m, 0.42 E)
+    S patch_min_radius = S(2), patch_scale = S(0.42);            // patch radius max(2 m, 0.42 E)
     S pulse_min = S(0.75), pulse_max = S(1.0);
-    S pulse_min_time = S(2.8), pulse_max_time = S(3.6);        // s
-    S dive_chance = S(0.35);               // of a disturbance including a dive (chosen)
-    S lateral = S(12), dive = S(7);        // m/s^2
-    S social_drop = S(0.95);               // alignment and cohesion weighted by 1 - 0.95 e
+    S pulse_min_time = S(2.8), pulse_max_time = S(3.6);  // s
+    S dive_chance = S(0.35);                             // of a disturbance including a dive (chosen)
+    S lateral = S(12), dive = S(7);                      // m/s^2
+    S social_drop = S(0.95);                             // alignment and cohesion weighted by 1 - 0.95 e
     copy_rule copying{};
-    banking_flight<S> flight{};            // v0 = 10 m/s (chosen), tau = 0.25 s (chosen)
+    banking_flight<S> flight{};  // v0 = 10 m/s (chosen), tau = 0.25 s (chosen)
     std::uint64_t seed = 1;
 
     [[nodiscard]] validation validate() const noexcept {
@@ -50,15 +50,24 @@ struct params {
         if (candidates > 64) return detail::fail("candidates", "must be <= 64");
         if (perception_every == 0) return detail::fail("perception_every", "must be >= 1");
         for (S x : {alignment, cohesion, separation, noise, roost_gain, lateral, dive})
-            if (!finite_non_negative(x)) return detail::fail("alignment/cohesion/separation/noise/roost_gain/lateral/dive", "must be finite and >= 0");
-        if (!(std::isfinite(separation_radius) && separation_radius > S(0))) return detail::fail("separation_radius", "must be finite and > 0");
-        if (!(std::isfinite(noise_time) && noise_time > S(0))) return detail::fail("noise_time", "must be finite and > 0");
-        if (!(std::isfinite(roost_x) && std::isfinite(roost_y) && std::isfinite(roost_z))) return detail::fail("roost", "must be finite");
-        if (!finite_non_negative(disturbance_first)) return detail::fail("disturbance_first", "must be finite and >= 0");
-        if (!(std::isfinite(disturbance_max_gap) && disturbance_min_gap > S(0) && disturbance_min_gap <= disturbance_max_gap))
+            if (!finite_non_negative(x))
+                return detail::fail("alignment/cohesion/separation/noise/roost_gain/lateral/dive",
+                                    "must be finite and >= 0");
+        if (!(std::isfinite(separation_radius) && separation_radius > S(0)))
+            return detail::fail("separation_radius", "must be finite and > 0");
+        if (!(std::isfinite(noise_time) && noise_time > S(0)))
+            return detail::fail("noise_time", "must be finite and > 0");
+        if (!(std::isfinite(roost_x) && std::isfinite(roost_y) && std::isfinite(roost_z)))
+            return detail::fail("roost", "must be finite");
+        if (!finite_non_negative(disturbance_first))
+            return detail::fail("disturbance_first", "must be finite and >= 0");
+        if (!(std::isfinite(disturbance_max_gap) && disturbance_min_gap > S(0) &&
+              disturbance_min_gap <= disturbance_max_gap))
             return detail::fail("disturbance_min_gap/disturbance_max_gap", "need 0 < min <= max");
-        if (!finite_non_negative(patch_min_radius) || !finite_non_negative(patch_scale)) return detail::fail("patch_min_radius/patch_scale", "must be finite and >= 0");
-        if (!(finite_non_negative(pulse_min) && std::isfinite(pulse_max) && pulse_min <= pulse_max && pulse_max <= S(1)))
+        if (!finite_non_negative(patch_min_radius) || !finite_non_negative(patch_scale))
+            return detail::fail("patch_min_radius/patch_scale", "must be finite and >= 0");
+        if (!(finite_non_negative(pulse_min) && std::isfinite(pulse_max) && pulse_min <= pulse_max &&
+              pulse_max <= S(1)))
             return detail::fail("pulse_min/pulse_max", "need 0 <= min <= max <= 1");
         if (!(std::isfinite(pulse_max_time) && pulse_min_time > S(0) && pulse_min_time <= pulse_max_time))
             return detail::fail("pulse_min_time/pulse_max_time", "need 0 < min <= max");
@@ -66,12 +75,15 @@ struct params {
         if (!(social_drop >= S(0) && social_drop <= S(1))) return detail::fail("social_drop", "must be in [0, 1]");
         if (!(copying.min_delay >= 0 && copying.min_delay <= copying.max_delay && std::isfinite(copying.max_delay)))
             return detail::fail("copying.min_delay/max_delay", "need 0 <= min <= max");
-        if (!(copying.fraction >= 0 && copying.fraction <= 1)) return detail::fail("copying.fraction", "must be in [0, 1]");
-        if (!(copying.min_amplitude >= 0 && copying.min_amplitude <= 1)) return detail::fail("copying.min_amplitude", "must be in [0, 1]");
-        if (!(std::isfinite(copying.refractory) && copying.refractory >= 0)) return detail::fail("copying.refractory", "must be finite and >= 0");
+        if (!(copying.fraction >= 0 && copying.fraction <= 1))
+            return detail::fail("copying.fraction", "must be in [0, 1]");
+        if (!(copying.min_amplitude >= 0 && copying.min_amplitude <= 1))
+            return detail::fail("copying.min_amplitude", "must be in [0, 1]");
+        if (!(std::isfinite(copying.refractory) && copying.refractory >= 0))
+            return detail::fail("copying.refractory", "must be finite and >= 0");
         return flight.validate();
     }
 };
 
-} // namespace starling
-} // namespace boids
+}  // namespace starling
+}  // namespace boids

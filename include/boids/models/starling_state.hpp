@@ -175,7 +175,8 @@ validation load_state(flock_state<V>& into, span<const unsigned char> bytes) {
         flock_state<V>::each_bird_field(f, i, get);
         const maneuver& m = f.maneuvers[i];
         r.require((m.turn == 1 || m.turn == -1) && std::isfinite(m.start) && std::isfinite(m.duration) &&
-                      std::isfinite(m.amplitude), "maneuver", "out of range");
+                      std::isfinite(m.amplitude),
+                  "maneuver", "out of range");
         r.require(f.returning[i] <= 1 && f.looked[i] <= 1, "payload", "a flag that is neither 0 nor 1");
     }
     std::size_t records = 0;
@@ -189,7 +190,8 @@ validation load_state(flock_state<V>& into, span<const unsigned char> bytes) {
         get(rec.reached);
     }
     for (std::size_t i = 0; i < f.n && r.ok(); ++i)
-        r.require(f.maneuvers[i].disturbance <= f.records.size(), "maneuver", "names a disturbance that never happened");
+        r.require(f.maneuvers[i].disturbance <= f.records.size(), "maneuver",
+                  "names a disturbance that never happened");
     if (const validation v = r.done(); !v) return v;
     f.records.reserve(std::max<std::size_t>(64, 2 * f.records.size()));
     f.grid = uniform_grid<V>(world_for<V>{}, grid_cell);
@@ -197,5 +199,5 @@ validation load_state(flock_state<V>& into, span<const unsigned char> bytes) {
     return {};
 }
 
-} // namespace starling
-} // namespace boids
+}  // namespace starling
+}  // namespace boids

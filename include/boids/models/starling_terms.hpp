@@ -63,7 +63,7 @@ struct ou_noise {
         if (f.kick == 0 && f.decay == 1) return;
         double xi[4];
         rng.normal_pair(xi[0], xi[1]);
-        if (dimension_v<V> > 2) rng.normal_pair(xi[2], xi[3]);
+        if (dimension_v < V >> 2) rng.normal_pair(xi[2], xi[3]);
         eta = boids::generate<V>([&](std::size_t i) {
             return static_cast<S>(f.decay * static_cast<double>(boids::get(eta, i)) + f.kick * xi[i]);
         });
@@ -81,10 +81,10 @@ struct ou_noise {
 template <class V>
 [[nodiscard]] V horizontal_left(const V& velocity) noexcept {
     using S = scalar_t<V>;
-    const V h = boids::normalized_or_zero(boids::generate<V>([&](std::size_t i) { return i == 1 ? S(0) : boids::get(velocity, i); }));
-    return boids::generate<V>([&](std::size_t i) {
-        return i == 0 ? boids::get(h, 2) : (i == 1 ? S(0) : -boids::get(h, 0));
-    });
+    const V h = boids::normalized_or_zero(
+        boids::generate<V>([&](std::size_t i) { return i == 1 ? S(0) : boids::get(velocity, i); }));
+    return boids::generate<V>(
+        [&](std::size_t i) { return i == 0 ? boids::get(h, 2) : (i == 1 ? S(0) : -boids::get(h, 0)); });
 }
 
 // The roost turn R_i = q K_R (1 + h.n)/2 tanh(8 (-n).l) l, where n is the horizontal
@@ -98,7 +98,9 @@ template <class V>
                            bool is_returning, int tie_side) noexcept {
     using S = scalar_t<V>;
     if (!is_returning) return boids::zero<V>();
-    auto flat = [](const V& a) { return boids::generate<V>([&](std::size_t i) { return i == 1 ? S(0) : boids::get(a, i); }); };
+    auto flat = [](const V& a) {
+        return boids::generate<V>([&](std::size_t i) { return i == 1 ? S(0) : boids::get(a, i); });
+    };
     const V n = boids::normalized_or_zero(flat(boids::sub(position, roost_centre)));
     const V h = boids::normalized_or_zero(flat(velocity));
     if (boids::is_zero(n) || boids::is_zero(h)) return boids::zero<V>();
@@ -172,5 +174,5 @@ template <class V>
     return a;
 }
 
-} // namespace starling
-} // namespace boids
+}  // namespace starling
+}  // namespace boids

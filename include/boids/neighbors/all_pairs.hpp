@@ -26,8 +26,7 @@ public:
 
     // Reports every other boid j with |offset|^2 <= radius^2 inside the cone.
     template <class Sink>
-    void for_each_within(std::size_t i, scalar radius, const vision_cone<scalar, dim>& cone,
-                         Sink&& sink) const {
+    void for_each_within(std::size_t i, scalar radius, const vision_cone<scalar, dim>& cone, Sink&& sink) const {
         BOIDS_ASSERT(i < positions_.size(), "all_pairs: query index out of range");
         const V& p = positions_[i];
         const scalar r2 = radius * radius;
@@ -59,4 +58,4 @@ private:
     strided_span<const V> positions_{};
 };
 
-} // namespace boids
+}  // namespace boids

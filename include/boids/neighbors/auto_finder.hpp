@@ -63,4 +63,4 @@ private:
     bool use_grid_ = false;
 };
 
-} // namespace boids
+}  // namespace boids

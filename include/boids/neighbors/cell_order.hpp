@@ -61,4 +61,4 @@ bool apply_order(span<const std::size_t> order, std::vector<T, Alloc>& data, std
     return apply_order(order, span<T>(data.data(), data.size()), scratch);
 }
 
-} // namespace boids
+}  // namespace boids

@@ -20,4 +20,4 @@ public:
     using detail::grid_index<V, true>::grid_index;
 };
 
-} // namespace boids
+}  // namespace boids

@@ -153,4 +153,4 @@ struct buffer_sink {
     [[nodiscard]] span<const neighbor<S, D>> result() const noexcept { return {storage.data(), size}; }
 };
 
-} // namespace boids
+}  // namespace boids

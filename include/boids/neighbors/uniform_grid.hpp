@@ -36,4 +36,4 @@ public:
     [[nodiscard]] detail::grid_runs<V> runs() const noexcept { return detail::grid_runs<V>(this->cells_); }
 };
 
-} // namespace boids
+}  // namespace boids

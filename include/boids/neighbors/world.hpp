@@ -9,10 +9,10 @@
 namespace boids {
 
 enum class edges {
-    open,      // unbounded: no box at all
-    bounded,   // a box [0, size): positions are kept inside, velocities reflected at walls
-    wrap,      // positions wrap around, but neighbours are not seen across the edge (the lesson)
-    toroidal   // positions wrap and neighbours are seen across it (minimum-image offsets)
+    open,     // unbounded: no box at all
+    bounded,  // a box [0, size): positions are kept inside, velocities reflected at walls
+    wrap,     // positions wrap around, but neighbours are not seen across the edge (the lesson)
+    toroidal  // positions wrap and neighbours are seen across it (minimum-image offsets)
 };
 
 // A world of dimension D over scalar S: the box [0, size) and what its edges do.
@@ -22,14 +22,10 @@ struct world {
     std::array<S, D> size{};
 
     [[nodiscard]] static constexpr world unbounded() noexcept { return world{}; }
-    [[nodiscard]] static constexpr world box(edges k, std::array<S, D> sz) noexcept {
-        return world{k, sz};
-    }
+    [[nodiscard]] static constexpr world box(edges k, std::array<S, D> sz) noexcept { return world{k, sz}; }
 
     [[nodiscard]] constexpr bool has_box() const noexcept { return kind != edges::open; }
-    [[nodiscard]] constexpr bool wraps() const noexcept {
-        return kind == edges::wrap || kind == edges::toroidal;
-    }
+    [[nodiscard]] constexpr bool wraps() const noexcept { return kind == edges::wrap || kind == edges::toroidal; }
 
     [[nodiscard]] validation validate() const noexcept {
         if (!has_box()) return {};
@@ -73,10 +69,8 @@ struct world {
 
 // The offset from a to b as seen in world w (minimum image when toroidal).
 template <class V>
-[[nodiscard]] V offset(const world<scalar_t<V>, dimension_v<V>>& w, const V& a,
-                       const V& b) noexcept {
-    return boids::generate<V>(
-        [&](std::size_t i) { return w.offset_component(boids::get(a, i), boids::get(b, i), i); });
+[[nodiscard]] V offset(const world<scalar_t<V>, dimension_v<V>>& w, const V& a, const V& b) noexcept {
+    return boids::generate<V>([&](std::size_t i) { return w.offset_component(boids::get(a, i), boids::get(b, i), i); });
 }
 
 // Puts a position back into the world after a move: wrap for wrapping worlds;
@@ -111,4 +105,4 @@ void confine(const world<scalar_t<V>, dimension_v<V>>& w, V& position, V& veloci
 template <class V>
 using world_for = world<scalar_t<V>, dimension_v<V>>;
 
-} // namespace boids
+}  // namespace boids

@@ -18,12 +18,12 @@ namespace detail {
 // What a build needs besides the index itself, kept between builds.
 template <class V, bool Hashed>
 struct grid_build_scratch {
-    std::vector<std::size_t> cursor, pbucket;  // each bucket's next free slot; each boid's bucket
+    std::vector<std::size_t> cursor, pbucket;                    // each bucket's next free slot; each boid's bucket
     std::vector<typename grid_layout<V, Hashed>::cell_t> pcell;  // each boid's cell (hashed grids)
-    std::vector<std::size_t> task_counts;      // the parallel build's counts per task and cell
-    std::vector<std::size_t> owner, handed;    // the parallel build's cells per task, and its lists of boids
+    std::vector<std::size_t> task_counts;                        // the parallel build's counts per task and cell
+    std::vector<std::size_t> owner, handed;  // the parallel build's cells per task, and its lists of boids
     std::vector<scalar_t<V>> task_max_abs;
-    std::vector<unsigned char> task_inside;    // per task of the parallel build: its boids all lie in the box
+    std::vector<unsigned char> task_inside;  // per task of the parallel build: its boids all lie in the box
 };
 
 // A dense grid's first pass over boids [b, e): each boid's bucket (into pbucket),
@@ -45,7 +45,8 @@ void count_dense_cells(const grid_layout<V, false>& g, span<const V> positions, 
         for (std::size_t d = 0; d < dim; ++d) {
             if (torus) {
                 const scalar size = g.world.size[d];
-                for (std::size_t k = 0; k < chunk; ++k) in_box &= static_cast<int>(x[d][k] >= scalar(0)) & static_cast<int>(x[d][k] < size);
+                for (std::size_t k = 0; k < chunk; ++k)
+                    in_box &= static_cast<int>(x[d][k] >= scalar(0)) & static_cast<int>(x[d][k] < size);
             } else {
                 scalar big = max_abs;
                 for (std::size_t k = 0; k < chunk; ++k) {
@@ -254,5 +255,5 @@ void build_grid(grid_cells<V, false>& g, grid_build_scratch<V, false>& scratch, 
     g.prepare_nearest(inside);
 }
 
-} // namespace detail
-} // namespace boids
+}  // namespace detail
+}  // namespace boids

@@ -79,8 +79,8 @@ public:
     // The k nearest other boids within max_radius (k = out.capacity()), ties to the
     // lower index. `radius_hint` (optional, > 0): a guess of the k-th distance, such as
     // last step's; a good one saves the density estimate. It never changes the result.
-    void nearest(std::size_t i, k_nearest<scalar, dim>& out, scalar max_radius = std::numeric_limits<scalar>::infinity(),
-                 scalar radius_hint = scalar(0)) const {
+    void nearest(std::size_t i, k_nearest<scalar, dim>& out,
+                 scalar max_radius = std::numeric_limits<scalar>::infinity(), scalar radius_hint = scalar(0)) const {
         BOIDS_ASSERT(i < cells_.order.size(), "grid: query index out of range");
         detail::nearest_in_slot(cells_, cells_.slot[i], out, max_radius, radius_hint);
     }
@@ -109,5 +109,5 @@ private:
     std::vector<V> gathered_;  // build(strided_span)'s copy of the positions
 };
 
-} // namespace detail
-} // namespace boids
+}  // namespace detail
+}  // namespace boids

@@ -40,7 +40,7 @@ template <class V, bool Hashed>
     const double density = static_cast<double>(std::max<std::size_t>(block_count, 2) - 1) /
                            (static_cast<double>(block_cells) * cell_volume);
     const double ball = dim == 2 ? 3.14159265358979323846 : 4.18879020478639098;  // pi, 4 pi / 3
-    const double volume = 1.6 * static_cast<double>(k) / (density * ball);  // of the ball to scan
+    const double volume = 1.6 * static_cast<double>(k) / (density * ball);        // of the ball to scan
     const double guess2 = dim == 2 ? volume : std::cbrt(volume) * std::cbrt(volume);
     return static_cast<scalar_t<V>>(std::min(guess2, static_cast<double>(std::numeric_limits<scalar_t<V>>::max())));
 }
@@ -50,7 +50,8 @@ template <class V, bool Hashed>
 // are written, then overwritten or ignored).
 template <class V, bool Hashed>
 void append_distances(const grid_cells<V, Hashed>& g, const typename pack<scalar_t<V>>::f (&q)[4][dimension_v<V>],
-                      std::size_t s0, std::size_t s1, scalar_t<V>* d2, std::uint32_t* slot, std::size_t& count) noexcept {
+                      std::size_t s0, std::size_t s1, scalar_t<V>* d2, std::uint32_t* slot,
+                      std::size_t& count) noexcept {
     using P = pack<scalar_t<V>>;
     using F = typename P::f;
     const std::size_t n = g.order.size();
@@ -231,8 +232,7 @@ void nearest_by_rings(const grid_cells<V, Hashed>& g, std::size_t i, k_nearest<s
     };
     // Unvisited boids lie at least `bound` away: done when the k-th found is nearer.
     auto done_within = [&](scalar bound) {
-        return bound > max_radius ||
-               (out.full() && bound > scalar(0) && out.worst_distance_squared() < bound * bound);
+        return bound > max_radius || (out.full() && bound > scalar(0) && out.worst_distance_squared() < bound * bound);
     };
     // Rings 0 and 1 together first, as the metric query walks them (runs of cells):
     // in a flock of even density the k nearest are nearly always there.
@@ -269,5 +269,5 @@ void nearest_in_slot(const grid_cells<V, Hashed>& g, std::size_t s, k_nearest<sc
     nearest_by_rings(g, g.order[s], out, max_radius);
 }
 
-} // namespace detail
-} // namespace boids
+}  // namespace detail
+}  // namespace boids

@@ -54,17 +54,18 @@ void rank_below(const S* d2, std::size_t count, Visit&& visit) noexcept {
 // by (distance, index). False (nothing reported) when too many share one distance
 // for this. d2 and slot are compacted in place (slot may be from_slot).
 template <class V, bool Hashed>
-bool select_nearest(const grid_cells<V, Hashed>& g, const std::array<scalar_t<V>, dimension_v<V>>& p,
-                    scalar_t<V>* d2, const std::uint32_t* from_slot, std::uint32_t* slot, std::size_t count,
-                    scalar_t<V> t2, std::size_t within, k_nearest<scalar_t<V>, dimension_v<V>>& out) {
+bool select_nearest(const grid_cells<V, Hashed>& g, const std::array<scalar_t<V>, dimension_v<V>>& p, scalar_t<V>* d2,
+                    const std::uint32_t* from_slot, std::uint32_t* slot, std::size_t count, scalar_t<V> t2,
+                    std::size_t within, k_nearest<scalar_t<V>, dimension_v<V>>& out) {
     using scalar = scalar_t<V>;
     constexpr std::size_t dim = dimension_v<V>;
     const std::size_t k = out.capacity();
     const std::size_t n = g.order.size();
     // Too many to rank cheaply: shrink the radius while it keeps k.
     for (int tries = 0; tries < 4 && within > 2 * k + 8; ++tries) {
-        const scalar smaller = t2 * static_cast<scalar>(std::pow(1.2 * static_cast<double>(k) / static_cast<double>(within),
-                                                                 2.0 / static_cast<double>(dim)));
+        const scalar smaller =
+            t2 * static_cast<scalar>(std::pow(1.2 * static_cast<double>(k) / static_cast<double>(within),
+                                              2.0 / static_cast<double>(dim)));
         const std::size_t w2 = count_within(g.avx, d2, count, smaller);
         if (w2 < k) break;
         t2 = smaller;
@@ -87,13 +88,14 @@ bool select_nearest(const grid_cells<V, Hashed>& g, const std::array<scalar_t<V>
         placed += in;
     });
     bool ranks_clean = placed == take;
-    for (std::size_t q = 0; q < take; ++q) ranks_clean = ranks_clean && pick[q] != std::numeric_limits<std::uint32_t>::max();
+    for (std::size_t q = 0; q < take; ++q)
+        ranks_clean = ranks_clean && pick[q] != std::numeric_limits<std::uint32_t>::max();
     if (!ranks_clean) {  // equal distances: rank again, the lower boid index first
         for (std::size_t a = 0; a < kept; ++a) {
             std::size_t below = 0;
             for (std::size_t b = 0; b < kept; ++b)
                 below += (d2[b] < d2[a] || (d2[b] == d2[a] && g.order[slot[b]] < g.order[slot[a]])) ? std::size_t(1)
-                                                                                                     : std::size_t(0);
+                                                                                                    : std::size_t(0);
             if (below < take) pick[below] = static_cast<std::uint32_t>(a);
         }
     }
@@ -111,5 +113,5 @@ bool select_nearest(const grid_cells<V, Hashed>& g, const std::array<scalar_t<V>
     return true;
 }
 
-} // namespace detail
-} // namespace boids
+}  // namespace detail
+}  // namespace boids

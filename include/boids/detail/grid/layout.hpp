@@ -30,7 +30,7 @@ struct grid_layout {
 
     world_for<V> world{};
     scalar cell_size = scalar(1);
-    scalar max_abs = scalar(0);  // the largest finite coordinate (the box size when toroidal)
+    scalar max_abs = scalar(0);         // the largest finite coordinate (the box size when toroidal)
     std::array<std::int32_t, dim> n{};  // cells per axis (0 for an open hashed grid)
     std::array<scalar, dim> w{};        // cell widths
     std::array<scalar, dim> origin{};
@@ -283,10 +283,10 @@ struct grid_cells {
 
     layout_type layout;
     std::vector<std::size_t> bucket_start, order, slot;
-    std::vector<cell_t> scell;  // each slot's cell
-    std::vector<scalar> spos;   // positions per axis in slot order, n apart, padded
-    bool inside = true;         // every position of this build lies in [0, size) on every axis
-    bool near_ready = false;    // the by-distance k-nearest query suits this build
+    std::vector<cell_t> scell;     // each slot's cell
+    std::vector<scalar> spos;      // positions per axis in slot order, n apart, padded
+    bool inside = true;            // every position of this build lies in [0, size) on every axis
+    bool near_ready = false;       // the by-distance k-nearest query suits this build
     bool avx = avx_at_run_time();  // the k-nearest selection's AVX build runs here
 
     [[nodiscard]] std::size_t size() const noexcept { return order.size(); }
@@ -296,9 +296,15 @@ struct grid_cells {
         for (std::size_t d = 0; d < dim; ++d) p[d] = spos[d * order.size() + s];
         return p;
     }
-    [[nodiscard]] std::size_t cell_begin_of(std::size_t s) const noexcept { return bucket_start[layout.bucket_of(scell[s])]; }
-    [[nodiscard]] std::size_t cell_end_of(std::size_t s) const noexcept { return bucket_start[layout.bucket_of(scell[s]) + 1]; }
-    [[nodiscard]] bool too_many_cells(std::int32_t reach) const noexcept { return layout.too_many_cells(reach, order.size()); }
+    [[nodiscard]] std::size_t cell_begin_of(std::size_t s) const noexcept {
+        return bucket_start[layout.bucket_of(scell[s])];
+    }
+    [[nodiscard]] std::size_t cell_end_of(std::size_t s) const noexcept {
+        return bucket_start[layout.bucket_of(scell[s]) + 1];
+    }
+    [[nodiscard]] bool too_many_cells(std::int32_t reach) const noexcept {
+        return layout.too_many_cells(reach, order.size());
+    }
 
     // Whether the by-distance k-nearest query can run on this build: dense, indices
     // that fit 32 bits, and in a toroidal world every point inside the box (its
@@ -309,5 +315,5 @@ struct grid_cells {
     }
 };
 
-} // namespace detail
-} // namespace boids
+}  // namespace detail
+}  // namespace boids

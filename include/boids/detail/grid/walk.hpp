@@ -183,8 +183,9 @@ public:
             visit(std::size_t{0}, g_->order.size());
             return;
         }
-        for_each_cell_in_box(*g_, g_->scell[slot], plan.reach,
-                             [&](std::size_t s0, std::size_t s1, const std::array<std::int32_t, dim>*) { visit(s0, s1); });
+        for_each_cell_in_box(
+            *g_, g_->scell[slot], plan.reach,
+            [&](std::size_t s0, std::size_t s1, const std::array<std::int32_t, dim>*) { visit(s0, s1); });
     }
 
     // Whether for_each_run_with_image applies: a torus at least 2 reach + 1 cells
@@ -252,5 +253,5 @@ private:
     const grid_cells<V, false>* g_;
 };
 
-} // namespace detail
-} // namespace boids
+}  // namespace detail
+}  // namespace boids
