@@ -2,11 +2,13 @@
 //   boids-lab vehicle --mode=seek|flee|arrive ...   (the warm-up)
 //   boids-lab flock ...                             (Flock and Hawk)
 //   boids-lab starlings ...                         (the starling model)
+//   boids-lab crowd --scenario=circle ...           (reciprocal collision avoidance)
 // Every error is one line on stderr and exit code 2.
 #include <cstdio>
 #include <string>
 #include <vector>
 #include "cli.hpp"
+#include "crowd.hpp"
 #include "flock.hpp"
 #include "starlings.hpp"
 #include "vehicle.hpp"
@@ -19,7 +21,8 @@ int main(int argc, char** argv) {
         if (args->command == "vehicle") rc = lab::vehicle_main(*args, error);
         else if (args->command == "flock") rc = lab::flock_main(*args, error);
         else if (args->command == "starlings") rc = lab::starlings_main(*args, error);
-        else error = "unknown command '" + args->command + "' (expected vehicle, flock or starlings)";
+        else if (args->command == "crowd") rc = lab::crowd_main(*args, error);
+        else error = "unknown command '" + args->command + "' (expected vehicle, flock, starlings or crowd)";
     }
     if (!error.empty()) {
         std::fprintf(stderr, "boids-lab: %s\n", error.c_str());

@@ -31,6 +31,7 @@
 #include "flock_blend.hpp"
 #include "flock.hpp"
 #include "gauges.hpp"
+#include "crowd/orca.hpp"
 #include "models/lesson.hpp"
 #include "models/starling.hpp"
 #include "snapshot.hpp"

@@ -1,0 +1,311 @@
+// boids/crowd/orca.hpp - reciprocal collision avoidance for crowds (ORCA, as in
+// RVO2), 2D, over the user's arrays and the library's finders, followed by a
+// projection that removes whatever overlap the velocities could not prevent.
+//
+// Each step: (1) the finder is built on the positions and every agent finds its
+// max_neighbors nearest within neighbor_distance, in the old state; (2) each
+// neighbour j makes a half-plane of velocities that keeps i and j apart for
+// time_horizon seconds, of which i takes the share responsibility_i /
+// (responsibility_i + responsibility_j) (0.5 each by default: RVO2's reciprocity);
+// (3) the new velocity is the one nearest the preferred velocity that satisfies every
+// half-plane within max_speed, or, when none does, the one that violates the worst
+// least; (4) every agent moves, x += v dt; (5) agents still closer than the sum of
+// their radii are pushed apart along the line between them, split by the same shares,
+// pass after pass, until none overlaps by more than overlap_tolerance. (1) to (3) are
+// spread over the executor's threads; (5) runs in index order. The same bits for any
+// thread count.
+#pragma once
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <vector>
+#include "../executor.hpp"
+#include "../neighbors/query.hpp"
+#include "../span.hpp"
+#include "../vector.hpp"
+#include "linear_program.hpp"
+
+namespace boids {
+
+template <class S>
+struct crowd_config {
+    S dt = S(0.25);                  // s
+    S neighbor_distance = S(15);     // length: agents farther than this are not avoided
+    std::size_t max_neighbors = 10;  // the nearest this many are avoided
+    S time_horizon = S(10);          // s: how far ahead collisions with agents are avoided
+    // Residual overlap the projection leaves, as a fraction of the pair's mean radius.
+    S overlap_tolerance = S(1e-4);
+    std::size_t projection_passes = 8;  // at most; each pass rebuilds the finder
+    // Radians: an agent with neighbours aims this much to the right of its preferred
+    // velocity, so that symmetric encounters (head-on, a circle of agents swapping
+    // sides) turn into passing on the right instead of a standstill. 0: RVO2's aim.
+    S pass_right = S(0.1);
+
+    [[nodiscard]] validation validate() const noexcept {
+        if (!(std::isfinite(dt) && dt > 0)) return detail::fail("dt", "must be finite and > 0");
+        if (!(std::isfinite(neighbor_distance) && neighbor_distance >= 0))
+            return detail::fail("neighbor_distance", "must be finite and >= 0");
+        if (!(std::isfinite(time_horizon) && time_horizon > 0))
+            return detail::fail("time_horizon", "must be finite and > 0");
+        if (!(std::isfinite(overlap_tolerance) && overlap_tolerance >= 0 && overlap_tolerance < 1))
+            return detail::fail("overlap_tolerance", "must be in [0, 1)");
+        if (!(std::isfinite(pass_right) && pass_right >= 0 && pass_right < S(1.5)))
+            return detail::fail("pass_right", "must be in [0, 1.5) radians");
+        return {};
+    }
+};
+
+// The crowd's arrays, one entry per agent (the caller owns them all). The step writes
+// positions and velocities; radius, max_speed and responsibility may be empty (every
+// agent 0.5, 2 and 0.5) or hold one entry for all.
+template <class V>
+struct crowd_agents {
+    using S = scalar_t<V>;
+    span<V> position;
+    span<V> velocity;
+    span<const V> preferred_velocity;  // where each wants to go, length / s
+    span<const S> radius;              // length, >= 0
+    span<const S> max_speed;           // length / s, >= 0
+    span<const S> responsibility;      // [0, 1]: how readily it gives way (0: never, if the other does)
+
+    [[nodiscard]] std::size_t size() const noexcept {
+        return std::min(std::min(position.size(), velocity.size()), preferred_velocity.size());
+    }
+    [[nodiscard]] S radius_of(std::size_t i) const noexcept { return pick(radius, i, S(0.5)); }
+    [[nodiscard]] S max_speed_of(std::size_t i) const noexcept { return pick(max_speed, i, S(2)); }
+    [[nodiscard]] S responsibility_of(std::size_t i) const noexcept { return pick(responsibility, i, S(0.5)); }
+    // The share of avoiding each other that agent i takes against j.
+    [[nodiscard]] S share(std::size_t i, std::size_t j) const noexcept {
+        const S a = responsibility_of(i), b = responsibility_of(j);
+        return a + b > S(0) ? a / (a + b) : S(0.5);
+    }
+
+private:
+    static S pick(span<const S> a, std::size_t i, S fallback) noexcept {
+        if (a.empty()) return fallback;
+        const S x = a[a.size() == 1 ? 0 : std::min(i, a.size() - 1)];
+        return std::isfinite(x) && x >= S(0) ? x : fallback;
+    }
+};
+
+// What crowd_step keeps between steps (no allocation once it has held the crowd).
+template <class V>
+struct crowd_workspace {
+    using S = scalar_t<V>;
+    std::vector<V> new_velocity;
+    std::vector<neighbor<S, 2>> neighbors;  // tasks * max_neighbors
+    std::vector<half_plane<S>> lines;       // tasks * max_neighbors
+    std::vector<half_plane<S>> projected;   // tasks * max_neighbors
+    std::vector<V> old_position;            // where each agent stood before the move
+    std::vector<unsigned char> reverted;
+    std::size_t last_passes = 0;    // projection passes the last step used
+    std::size_t last_overlaps = 0;  // overlapping pairs the last step's projection met first
+    std::size_t last_reverted = 0;  // agents the last step sent back to where they stood
+
+    void prepare(std::size_t n, std::size_t tasks, std::size_t k) {
+        if (new_velocity.size() != n) new_velocity.resize(n);
+        if (old_position.size() != n) old_position.resize(n);
+        reverted.assign(n, 0);
+        const std::size_t room = tasks * std::max<std::size_t>(k, 1);
+        if (neighbors.size() < room) neighbors.resize(room);
+        if (lines.size() < room) lines.resize(room);
+        if (projected.size() < room) projected.resize(room);
+    }
+};
+
+namespace detail {
+
+// The ORCA half-plane that agent i (at relative position 0, velocity vi) gets from a
+// neighbour at relative position (rx, ry) with velocity (vjx, vjy), of combined
+// radius `combined`, i's share `share`. `tie`: +1 or -1, a fixed side to step to when
+// the two sit on one spot with one velocity (where the geometry names none).
+template <class S>
+half_plane<S> orca_half_plane(S rx, S ry, S vix, S viy, S vjx, S vjy, S combined, S share, S inv_horizon, S inv_dt,
+                              S tie) noexcept {
+    const S wx0 = vix - vjx, wy0 = viy - vjy;  // relative velocity
+    const S dist2 = rx * rx + ry * ry;
+    const S combined2 = combined * combined;
+    half_plane<S> line;
+    S ux, uy;
+    auto cut_off = [&](S inv_t) {  // project on the cut-off circle of time 1 / inv_t
+        S wx = wx0 - inv_t * rx, wy = wy0 - inv_t * ry;
+        S wlen = std::sqrt(wx * wx + wy * wy);
+        if (!(wlen > S(0))) {  // on one spot with one velocity: apart along a fixed side
+            wx = tie;
+            wy = S(0);
+            wlen = S(0);
+        }
+        const S unit_x = wlen > S(0) ? wx / wlen : wx, unit_y = wlen > S(0) ? wy / wlen : wy;
+        line.dx = unit_y;
+        line.dy = -unit_x;
+        ux = (combined * inv_t - wlen) * unit_x;
+        uy = (combined * inv_t - wlen) * unit_y;
+    };
+    if (dist2 > combined2) {  // apart
+        const S wx = wx0 - inv_horizon * rx, wy = wy0 - inv_horizon * ry;
+        const S w2 = wx * wx + wy * wy;
+        const S dot1 = wx * rx + wy * ry;
+        if (dot1 < S(0) && dot1 * dot1 > combined2 * w2) {
+            cut_off(inv_horizon);
+        } else {  // project on a leg of the velocity obstacle
+            const S leg = std::sqrt(dist2 - combined2);
+            if (cross2(rx, ry, wx, wy) > S(0)) {  // the left leg
+                line.dx = (rx * leg - ry * combined) / dist2;
+                line.dy = (rx * combined + ry * leg) / dist2;
+            } else {  // the right leg
+                line.dx = -(rx * leg + ry * combined) / dist2;
+                line.dy = -(-rx * combined + ry * leg) / dist2;
+            }
+            const S dot2 = wx0 * line.dx + wy0 * line.dy;
+            ux = dot2 * line.dx - wx0;
+            uy = dot2 * line.dy - wy0;
+        }
+    } else {  // already touching: apart within one step
+        cut_off(inv_dt);
+    }
+    line.px = vix + share * ux;
+    line.py = viy + share * uy;
+    return line;
+}
+
+// Builds the finder on the agents' positions and calls f(i, j, unit, dist, combined)
+// for every pair i < j closer than the sum of their radii less the tolerance (unit:
+// from i towards j, measured as they stand when the pair is reached). Returns how many.
+template <class V, class Finder, class F>
+std::size_t for_each_overlap(const crowd_agents<V>& agents, const crowd_config<scalar_t<V>>& cfg, Finder& finder,
+                             scalar_t<V> widest, F&& f) {
+    using S = scalar_t<V>;
+    const std::size_t n = agents.size();
+    finder.build(span<const V>(agents.position.data(), n));
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (!boids::is_finite(agents.position[i])) continue;
+        const S ri = agents.radius_of(i);
+        finder.for_each_within(i, ri + widest, [&](const neighbor<S, 2>& nb) {
+            const std::size_t j = nb.index;
+            if (j < i || !boids::is_finite(agents.position[j])) return;  // each pair once
+            const S combined = ri + agents.radius_of(j);
+            const V d = boids::sub(agents.position[j], agents.position[i]);
+            const S dist = boids::length(d);
+            if (!(dist < combined - S(0.5) * combined * cfg.overlap_tolerance)) return;
+            ++count;
+            f(i, j, dist > S(0) ? boids::scale(d, S(1) / dist) : boids::unit_axis<V>(0), dist, combined);
+        });
+    }
+    return count;
+}
+
+}  // namespace detail
+
+// One step of the crowd (see the top of this header). `finder`: any finder of the
+// library over an open world (uniform_grid, hashed_grid, all_pairs, auto_finder); its
+// cell size about neighbor_distance. Invalid configurations (see validate()) step
+// nothing where asserts are off.
+template <class V, class Finder, class Executor = sequential>
+void crowd_step(const crowd_agents<V>& agents, const crowd_config<scalar_t<V>>& cfg, Finder& finder,
+                crowd_workspace<V>& ws, Executor&& executor = {}) {
+    static_assert(dimension_v<V> == 2, "crowd_step: 2D agents");
+    using S = scalar_t<V>;
+    BOIDS_ASSERT(cfg.validate(), "crowd_step: invalid crowd_config (call validate() for the reason)");
+    if (!cfg.validate()) return;
+    const std::size_t n = agents.size();
+    const span<const V> pos(agents.position.data(), n);
+    const std::size_t k = cfg.max_neighbors;
+    const std::size_t tasks = detail::task_count(n, 256, executor);
+    ws.prepare(n, tasks, k);
+    finder.build(pos);
+    const S inv_horizon = S(1) / cfg.time_horizon, inv_dt = S(1) / cfg.dt;
+    const S turn_cos = std::cos(cfg.pass_right), turn_sin = std::sin(cfg.pass_right);
+    executor(tasks, [&](std::size_t t) {  // every agent chooses, in the old state
+        const detail::index_range range = detail::task_range(n, t, tasks);
+        const span<neighbor<S, 2>> buf(ws.neighbors.data() + t * std::max<std::size_t>(k, 1), k);
+        const span<half_plane<S>> lines(ws.lines.data() + t * std::max<std::size_t>(k, 1), k);
+        const span<half_plane<S>> scratch(ws.projected.data() + t * std::max<std::size_t>(k, 1), k);
+        k_nearest<S, 2> near(buf, k);
+        for (std::size_t i = range.begin; i < range.end; ++i) {
+            const V vi = agents.velocity[i];
+            const V pref = agents.preferred_velocity[i];
+            if (!boids::is_finite(pos[i]) || !boids::is_finite(vi) || !boids::is_finite(pref)) {
+                ws.new_velocity[i] = boids::zero<V>();  // not seen by others, and stays where it is
+                continue;
+            }
+            std::size_t m = 0;
+            if (k > 0) {
+                finder.nearest(i, near, cfg.neighbor_distance);
+                const S ri = agents.radius_of(i);
+                for (const neighbor<S, 2>& nb : near.result()) {
+                    const std::size_t j = nb.index;
+                    const V vj = agents.velocity[j];
+                    if (!boids::is_finite(vj) || !boids::is_finite(pos[j])) continue;
+                    const S combined = ri + agents.radius_of(j);
+                    if (!(combined > S(0))) continue;  // points do not collide
+                    lines[m++] = detail::orca_half_plane(
+                        nb.offset[0], nb.offset[1], boids::get(vi, 0), boids::get(vi, 1), boids::get(vj, 0),
+                        boids::get(vj, 1), combined, agents.share(i, j), inv_horizon, inv_dt, i < j ? S(1) : S(-1));
+                }
+            }
+            const S speed = agents.max_speed_of(i);
+            const span<const half_plane<S>> all(lines.data(), m);
+            detail::velocity2<S> v{};
+            detail::velocity2<S> aim{boids::get(pref, 0), boids::get(pref, 1)};
+            if (m > 0 && cfg.pass_right > S(0))
+                aim = {aim.x * turn_cos + aim.y * turn_sin, aim.y * turn_cos - aim.x * turn_sin};
+            const std::size_t failed = detail::linear_program2(all, speed, aim, false, v);
+            if (failed < m) detail::linear_program3(all, failed, speed, v, scratch);
+            V chosen = traits_of<V>::make(v.x, v.y);
+            if (!boids::is_finite(chosen)) chosen = boids::zero<V>();
+            ws.new_velocity[i] = boids::clamp_magnitude(chosen, speed);  // rounding can leave it a hair beyond
+        }
+    });
+    for (std::size_t i = 0; i < n; ++i) {  // then every agent moves
+        ws.old_position[i] = agents.position[i];
+        agents.velocity[i] = ws.new_velocity[i];
+        if (boids::is_finite(agents.position[i]))
+            agents.position[i] = boids::add_scaled(agents.position[i], agents.velocity[i], cfg.dt);
+    }
+    ws.last_overlaps = 0;
+    ws.last_passes = 0;
+    ws.last_reverted = 0;
+    S widest = S(0);
+    for (std::size_t i = 0; i < n; ++i) widest = std::max(widest, agents.radius_of(i));
+    if (!(widest > S(0))) return;
+    // Then overlap is pushed out, pair by pair in index order, each pair apart to the
+    // sum of radii and the tolerance more, split by the shares.
+    for (std::size_t pass = 0; pass < cfg.projection_passes; ++pass) {
+        const std::size_t overlaps = detail::for_each_overlap(
+            agents, cfg, finder, widest, [&](std::size_t i, std::size_t j, const V& unit, S dist, S combined) {
+                const S gap = combined * (S(1) + cfg.overlap_tolerance) - dist;
+                const S si = agents.share(i, j);
+                agents.position[i] = boids::add_scaled(agents.position[i], unit, -gap * si);
+                agents.position[j] = boids::add_scaled(agents.position[j], unit, gap * (S(1) - si));
+            });
+        if (pass == 0) ws.last_overlaps = overlaps;
+        if (overlaps == 0) break;
+        ws.last_passes = pass + 1;
+    }
+    // A jam the passes could not loosen: agents that still overlap go back to where
+    // they stood, which overlapped nothing, and wait (velocity zero), until none does.
+    for (std::size_t round = 0; round < n; ++round) {
+        std::size_t newly = 0;
+        detail::for_each_overlap(agents, cfg, finder, widest, [&](std::size_t i, std::size_t j, const V&, S, S) {
+            for (const std::size_t a : {i, j}) {
+                if (ws.reverted[a] != 0) continue;
+                ws.reverted[a] = 1;
+                agents.position[a] = ws.old_position[a];
+                agents.velocity[a] = boids::zero<V>();
+                ++newly;
+            }
+        });
+        ws.last_reverted += newly;
+        if (newly == 0) break;
+    }
+    if (ws.last_overlaps == 0) return;
+    for (std::size_t i = 0; i < n; ++i) {  // the velocity an agent pushed aside really had
+        if (!boids::is_finite(agents.position[i]) || !boids::is_finite(ws.old_position[i])) continue;
+        const V moved = boids::scale(boids::sub(agents.position[i], ws.old_position[i]), inv_dt);
+        agents.velocity[i] = boids::clamp_magnitude(moved, agents.max_speed_of(i));
+    }
+}
+
+}  // namespace boids
