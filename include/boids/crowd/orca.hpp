@@ -24,6 +24,7 @@
 #include "../neighbors/query.hpp"
 #include "../span.hpp"
 #include "../vector.hpp"
+#include "../detail/crowd_contacts.hpp"
 #include "linear_program.hpp"
 
 namespace boids {
@@ -36,7 +37,7 @@ struct crowd_config {
     S time_horizon = S(10);          // s: how far ahead collisions with agents are avoided
     // Residual overlap the projection leaves, as a fraction of the pair's mean radius.
     S overlap_tolerance = S(1e-4);
-    std::size_t projection_passes = 8;  // at most; each pass rebuilds the finder
+    std::size_t projection_passes = 8;  // at most
     // Radians: an agent with neighbours aims this much to the right of its preferred
     // velocity, so that symmetric encounters (head-on, a circle of agents swapping
     // sides) turn into passing on the right instead of a standstill. 0: RVO2's aim.
@@ -99,9 +100,10 @@ struct crowd_workspace {
     std::vector<half_plane<S>> projected;   // tasks * max_neighbors
     std::vector<V> old_position;            // where each agent stood before the move
     std::vector<unsigned char> reverted;
-    std::size_t last_passes = 0;    // projection passes the last step used
-    std::size_t last_overlaps = 0;  // overlapping pairs the last step's projection met first
-    std::size_t last_reverted = 0;  // agents the last step sent back to where they stood
+    detail::contact_list<V> contacts;  // pairs near contact, for the projection
+    std::size_t last_passes = 0;       // projection passes the last step used
+    std::size_t last_overlaps = 0;     // overlapping pairs the last step's projection met first
+    std::size_t last_reverted = 0;     // agents the last step sent back to where they stood
 
     void prepare(std::size_t n, std::size_t tasks, std::size_t k) {
         if (new_velocity.size() != n) new_velocity.resize(n);
@@ -167,33 +169,6 @@ half_plane<S> orca_half_plane(S rx, S ry, S vix, S viy, S vjx, S vjy, S combined
     line.px = vix + share * ux;
     line.py = viy + share * uy;
     return line;
-}
-
-// Builds the finder on the agents' positions and calls f(i, j, unit, dist, combined)
-// for every pair i < j closer than the sum of their radii less the tolerance (unit:
-// from i towards j, measured as they stand when the pair is reached). Returns how many.
-template <class V, class Finder, class F>
-std::size_t for_each_overlap(const crowd_agents<V>& agents, const crowd_config<scalar_t<V>>& cfg, Finder& finder,
-                             scalar_t<V> widest, F&& f) {
-    using S = scalar_t<V>;
-    const std::size_t n = agents.size();
-    finder.build(span<const V>(agents.position.data(), n));
-    std::size_t count = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-        if (!boids::is_finite(agents.position[i])) continue;
-        const S ri = agents.radius_of(i);
-        finder.for_each_within(i, ri + widest, [&](const neighbor<S, 2>& nb) {
-            const std::size_t j = nb.index;
-            if (j < i || !boids::is_finite(agents.position[j])) return;  // each pair once
-            const S combined = ri + agents.radius_of(j);
-            const V d = boids::sub(agents.position[j], agents.position[i]);
-            const S dist = boids::length(d);
-            if (!(dist < combined - S(0.5) * combined * cfg.overlap_tolerance)) return;
-            ++count;
-            f(i, j, dist > S(0) ? boids::scale(d, S(1) / dist) : boids::unit_axis<V>(0), dist, combined);
-        });
-    }
-    return count;
 }
 
 }  // namespace detail
@@ -270,25 +245,34 @@ void crowd_step(const crowd_agents<V>& agents, const crowd_config<scalar_t<V>>& 
     S widest = S(0);
     for (std::size_t i = 0; i < n; ++i) widest = std::max(widest, agents.radius_of(i));
     if (!(widest > S(0))) return;
+    auto radius_of = [&](std::size_t i) { return agents.radius_of(i); };
+    const S slack = S(0.5) * cfg.overlap_tolerance;
     // Then overlap is pushed out, pair by pair in index order, each pair apart to the
     // sum of radii and the tolerance more, split by the shares.
+    ws.contacts.make(pos, widest, radius_of);
+    bool clear = false;
     for (std::size_t pass = 0; pass < cfg.projection_passes; ++pass) {
-        const std::size_t overlaps = detail::for_each_overlap(
-            agents, cfg, finder, widest, [&](std::size_t i, std::size_t j, const V& unit, S dist, S combined) {
+        if (pass > 0 && !ws.contacts.still_exact(pos)) ws.contacts.make(pos, widest, radius_of);
+        const std::size_t overlaps = ws.contacts.for_each_overlap(
+            pos, slack, [&](std::size_t i, std::size_t j, const V& unit, S dist, S combined) {
                 const S gap = combined * (S(1) + cfg.overlap_tolerance) - dist;
                 const S si = agents.share(i, j);
                 agents.position[i] = boids::add_scaled(agents.position[i], unit, -gap * si);
                 agents.position[j] = boids::add_scaled(agents.position[j], unit, gap * (S(1) - si));
             });
         if (pass == 0) ws.last_overlaps = overlaps;
-        if (overlaps == 0) break;
+        if (overlaps == 0) {
+            clear = true;
+            break;
+        }
         ws.last_passes = pass + 1;
     }
     // A jam the passes could not loosen: agents that still overlap go back to where
     // they stood, which overlapped nothing, and wait (velocity zero), until none does.
-    for (std::size_t round = 0; round < n; ++round) {
+    for (std::size_t round = 0; !clear && round < n; ++round) {
+        ws.contacts.make(pos, widest, radius_of);
         std::size_t newly = 0;
-        detail::for_each_overlap(agents, cfg, finder, widest, [&](std::size_t i, std::size_t j, const V&, S, S) {
+        ws.contacts.for_each_overlap(pos, slack, [&](std::size_t i, std::size_t j, const V&, S, S) {
             for (const std::size_t a : {i, j}) {
                 if (ws.reverted[a] != 0) continue;
                 ws.reverted[a] = 1;
