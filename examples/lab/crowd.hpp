@@ -1,6 +1,8 @@
 // crowd.hpp - `boids-lab crowd`: reciprocal collision avoidance (boids/crowd/orca.hpp)
-// in RVO2's Circle scenario: N agents on a circle, each heading for the opposite
-// point, until every agent stands within its radius of its goal.
+// in three scenes. circle: RVO2's Circle, N agents on a circle, each heading for the
+// opposite point. blocks: RVO2's Blocks, four groups crossing diagonally between four
+// square obstacles. doorway: two groups swapping sides through a gap two agents wide
+// in a wall, inside a walled room. Each runs until every agent stands at its goal.
 #pragma once
 #include <algorithm>
 #include <chrono>
@@ -9,6 +11,7 @@
 #include <limits>
 #include <string>
 #include <vector>
+#include <boids/crowd/obstacles.hpp>
 #include <boids/crowd/orca.hpp>
 #include <boids/neighbors/uniform_grid.hpp>
 #include "cli.hpp"
@@ -19,39 +22,45 @@ namespace lab {
 
 struct crowd_options {
     std::string scenario = "circle";
-    unsigned long long agents = 250, seed = 0, threads = 1, max_steps = 100000;
+    unsigned long long agents = 0;  // 0: the scene's own count (250, 100, 20)
+    unsigned long long seed = 0, threads = 1, max_steps = 100000;
     bool json = false;
     std::string trace;
 };
 
-// RVO2's Circle example: radius 1.5, max speed 2, neighbours within 15 (10 of
-// them), time horizon 10 s, steps of 0.25 s, the circle 200 across 250 agents and
-// scaled with N so the spacing stays the example's; preferred velocity toward the
-// goal at speed 1 (less within 1 of it). A seed other than 0 moves each start by up to
-// 0.01 (RVO2's circle is exactly symmetric).
+// A crowd scene: agents, their goals, the obstacles, and RVO2's example parameters.
+// A seed other than 0 moves each start by up to 0.01 (the scenes are symmetric).
 struct crowd_scene {
-    double radius = 1.5, max_speed = 2.0;
+    double radius = 1.5, max_speed = 2.0, arrive = 1.5;
     std::vector<vec2> position, velocity, preferred, goal;
     boids::crowd_config<double> config{};
+    boids::crowd_obstacles<vec2> obstacles{15.0};
+    double door_half_width = 0;          // doorway: agents on the wrong side of x = 0 aim for the gap first
+    std::vector<double> responsibility;  // doorway: those still to pass give way to those coming through
 
-    crowd_scene(std::size_t n, std::uint64_t seed) : position(n), velocity(n), preferred(n), goal(n) {
-        const double ring = 200.0 * static_cast<double>(n) / 250.0;
-        boids::random_stream rng(boids::hash_combine(seed, 0xC40Du));
-        for (std::size_t i = 0; i < n; ++i) {
-            const double a = 6.283185307179586 * static_cast<double>(i) / static_cast<double>(n);
-            position[i] = {ring * std::cos(a), ring * std::sin(a)};
-            goal[i] = {-position[i].x, -position[i].y};
-            if (seed != 0) {
-                const double jx = rng.uniform(-0.01, 0.01);
-                const double jy = rng.uniform(-0.01, 0.01);
-                position[i] = {position[i].x + jx, position[i].y + jy};
-            }
-            velocity[i] = {0, 0};
-        }
+    // circle: radius 1.5, max speed 2, neighbours within 15 (10 of them), time horizon
+    // 10 s, steps of 0.25 s, the circle 200 across 250 agents and scaled with N so the
+    // spacing stays the example's.
+    crowd_scene(std::size_t n, std::uint64_t seed) : crowd_scene("circle", n, seed) {}
+    crowd_scene(const std::string& scenario, std::size_t n, std::uint64_t seed) {
         config.dt = 0.25;
         config.neighbor_distance = 15;
         config.max_neighbors = 10;
         config.time_horizon = 10;
+        config.time_horizon_obstacle = 10;
+        if (scenario == "blocks") make_blocks(n);
+        else if (scenario == "doorway") make_doorway(n);
+        else make_circle(n);
+        velocity.assign(position.size(), vec2{0, 0});
+        preferred.assign(position.size(), vec2{0, 0});
+        if (seed != 0) {
+            boids::random_stream rng(boids::hash_combine(seed, 0xC40Du));
+            for (vec2& p : position) {
+                const double jx = rng.uniform(-0.01, 0.01);
+                const double jy = rng.uniform(-0.01, 0.01);
+                p = {p.x + jx, p.y + jy};
+            }
+        }
     }
     boids::crowd_agents<vec2> agents() {
         return {boids::span<vec2>(position),
@@ -59,18 +68,105 @@ struct crowd_scene {
                 boids::span<const vec2>(preferred),
                 boids::span<const double>(&radius, 1),
                 boids::span<const double>(&max_speed, 1),
+                boids::span<const double>(responsibility),
+                {},
                 {}};
     }
-    // Aims every agent at its goal; returns how many stand within their radius of it.
+    void step(boids::uniform_grid<vec2>& grid, boids::crowd_workspace<vec2>& ws, boids::thread_pool& threads) {
+        if (obstacles.empty()) boids::crowd_step(agents(), config, grid, ws, threads);
+        else boids::crowd_step(agents(), obstacles, config, grid, ws, threads);
+    }
+    // Aims every agent at its goal (at speed 1, less within 1 of it; through the door
+    // first where there is one); returns how many stand within `arrive` of their goal.
     std::size_t aim() {
         std::size_t arrived = 0;
         for (std::size_t i = 0; i < position.size(); ++i) {
-            const vec2 to = boids::sub(goal[i], position[i]);
+            if (boids::length(boids::sub(goal[i], position[i])) <= arrive) ++arrived;
+            vec2 target = goal[i];
+            if (door_half_width > 0) target = door_route(i);
+            if (!responsibility.empty()) responsibility[i] = position[i].x * goal[i].x < 0 ? 0.8 : 0.2;
+            const vec2 to = boids::sub(target, position[i]);
             const double d = boids::length(to);
-            arrived += d <= radius ? 1 : 0;
             preferred[i] = d > 1.0 ? boids::scale(to, 1.0 / d) : to;
         }
         return arrived;
+    }
+
+private:
+    // Keep right, as people do in a doorway: an agent goes through the right-hand half
+    // of the gap, waits on the right of it (off the other group's way out), and once
+    // through walks straight away from the wall before heading home.
+    vec2 door_route(std::size_t i) const {
+        const vec2 p = position[i];
+        const double ahead = goal[i].x > 0 ? 1.0 : -1.0;     // +1: going to +x
+        const double lane = -ahead * 0.5 * door_half_width;  // the right-hand half's middle
+        const double right_of_lane = -ahead * (p.y - lane);  // > 0: on the agent's right of its lane
+        const double near = 4 * radius;
+        if (p.x * ahead < 0.5 * radius) {  // still to go through
+            if (right_of_lane < -0.5 * radius && std::fabs(p.x) < near)
+                return {p.x - ahead * radius, lane - ahead * 2 * radius};
+            return {ahead * 2 * radius, lane};
+        }
+        if (std::fabs(p.x) < near) return {ahead * (near + 2 * radius), p.y};
+        return goal[i];
+    }
+
+    void make_circle(std::size_t n) {
+        const double ring = 200.0 * static_cast<double>(n) / 250.0;
+        for (std::size_t i = 0; i < n; ++i) {
+            const double a = 6.283185307179586 * static_cast<double>(i) / static_cast<double>(n);
+            position.push_back({ring * std::cos(a), ring * std::sin(a)});
+            goal.push_back({-position.back().x, -position.back().y});
+        }
+    }
+    void add_box(double x0, double y0, double x1, double y1) {  // counterclockwise
+        const vec2 v[4] = {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}};
+        obstacles.add_polygon(boids::span<const vec2>(v, 4));
+    }
+    // RVO2's Blocks: radius 2, time horizons 5 s, four groups of 5 x 5 (N rounded down
+    // to four squares), each crossing to the opposite corner, home within 20 of it.
+    void make_blocks(std::size_t n) {
+        radius = 2.0;
+        arrive = 20.0;
+        config.time_horizon = 5;
+        config.time_horizon_obstacle = 5;
+        std::size_t side = 1;
+        while ((side + 1) * (side + 1) * 4 <= n) ++side;
+        for (std::size_t i = 0; i < side; ++i)
+            for (std::size_t j = 0; j < side; ++j) {
+                const double a = 55.0 + 10.0 * static_cast<double>(i), b = 55.0 + 10.0 * static_cast<double>(j);
+                for (const vec2 sign : {vec2{1, 1}, vec2{-1, 1}, vec2{1, -1}, vec2{-1, -1}}) {
+                    position.push_back({sign.x * a, sign.y * b});
+                    goal.push_back({-sign.x * 75.0, -sign.y * 75.0});
+                }
+            }
+        add_box(-40, 10, -10, 40);
+        add_box(10, 10, 40, 40);
+        add_box(10, -40, 40, -10);
+        add_box(-40, -40, -10, -10);
+    }
+    // Two groups of N / 2 in a room 120 x 60, swapping sides through a gap of two
+    // diameters in the wall at x = 0; radius 1.5, time horizons 5 s.
+    void make_doorway(std::size_t n) {
+        config.time_horizon = 5;
+        config.time_horizon_obstacle = 5;
+        door_half_width = 2 * radius;
+        responsibility.assign(2 * std::max<std::size_t>(n / 2, 1), 0.5);
+        const std::size_t half = std::max<std::size_t>(n / 2, 1);
+        const std::size_t rows = std::min<std::size_t>(half, 8);
+        for (std::size_t g = 0; g < 2; ++g)
+            for (std::size_t i = 0; i < half; ++i) {
+                const double column = static_cast<double>(i / rows), at_row = static_cast<double>(i % rows);
+                const double x = 10.0 + 5.0 * column, y = 5.0 * (at_row - 0.5 * static_cast<double>(rows - 1));
+                const double sign = g == 0 ? -1.0 : 1.0;
+                position.push_back({sign * x, y});
+                goal.push_back({-sign * x, y});
+            }
+        const double w = 10.0 + 5.0 * static_cast<double>((half - 1) / rows) + 10.0;
+        const vec2 room[4] = {{-w, -30}, {w, -30}, {w, 30}, {-w, 30}};
+        obstacles.add_boundary(boids::span<const vec2>(room, 4));
+        add_box(-0.5, door_half_width, 0.5, 30);
+        add_box(-0.5, -30, 0.5, -door_half_width);
     }
 };
 
@@ -82,7 +178,7 @@ struct crowd_result {
 // Runs the scene until every agent has arrived (or max_steps); `trace` (optional)
 // gets step, agent, x, y, vx, vy rows.
 inline crowd_result run_crowd(const crowd_options& o, std::vector<row>* trace = nullptr) {
-    crowd_scene scene(static_cast<std::size_t>(o.agents), o.seed);
+    crowd_scene scene(o.scenario, static_cast<std::size_t>(o.agents), o.seed);
     const std::size_t n = scene.position.size();
     boids::uniform_grid<vec2> grid(boids::world_for<vec2>{}, scene.config.neighbor_distance);
     boids::uniform_grid<vec2> gauge(boids::world_for<vec2>{}, 2 * scene.radius);  // measures, apart from the step's
@@ -96,7 +192,7 @@ inline crowd_result run_crowd(const crowd_options& o, std::vector<row>* trace = 
         r.arrived = scene.aim();
         if (r.arrived == n || r.steps >= o.max_steps) break;
         const auto t0 = std::chrono::steady_clock::now();
-        boids::crowd_step(scene.agents(), scene.config, grid, ws, threads);
+        scene.step(grid, ws, threads);
         wall += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         ++r.steps;
         gauge.build(boids::span<const vec2>(scene.position));
@@ -135,13 +231,16 @@ inline int crowd_main(const arguments& args, std::string& error) {
     flag_reader f(args);
     f.text("scenario", o.scenario);
     f.count("agents", o.agents, 1000000ull);
+    if (f.ok() && args.flags.count("agents") != 0 && o.agents == 0) f.fail("--agents: must be >= 1");
     f.count("seed", o.seed, ~0ull >> 1);
     f.count("threads", o.threads, 256ull);
     if (f.ok() && o.threads == 0) f.fail("--threads: must be >= 1");
     f.count("max-steps", o.max_steps, 100000000ull);
     o.json = f.flag("json");
     f.text("trace", o.trace);
-    if (f.ok() && o.scenario != "circle") f.fail("--scenario: '" + o.scenario + "' is not one this build has (circle)");
+    if (f.ok() && o.scenario != "circle" && o.scenario != "blocks" && o.scenario != "doorway")
+        f.fail("--scenario: '" + o.scenario + "' is not one of circle, blocks, doorway");
+    if (f.ok() && o.agents == 0) o.agents = o.scenario == "circle" ? 250 : (o.scenario == "blocks" ? 100 : 20);
     if (!f.finish()) {
         error = f.error();
         return 2;

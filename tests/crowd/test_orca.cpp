@@ -73,6 +73,8 @@ TEST_CASE("two agents head-on pass each other without touching and both arrive",
                                         boids::span<const V>(pref),
                                         boids::span<const S>(&radius, 1),
                                         boids::span<const S>(&speed, 1),
+                                        {},
+                                        {},
                                         {}};
     S closest = std::numeric_limits<S>::infinity();
     S widest_swerve = 0;
@@ -132,9 +134,14 @@ TEST_CASE("a crowd step is finite for agents on one spot, zero radius, zero spee
     boids::crowd_config<S> cfg;
     boids::crowd_workspace<V> ws;
     boids::uniform_grid<V> grid(boids::world_for<V>{}, S(15));
-    const boids::crowd_agents<V> agents{boids::span<V>(p),           boids::span<V>(v),
-                                        boids::span<const V>(pref),  boids::span<const S>(radius),
-                                        boids::span<const S>(speed), {}};
+    const boids::crowd_agents<V> agents{boids::span<V>(p),
+                                        boids::span<V>(v),
+                                        boids::span<const V>(pref),
+                                        boids::span<const S>(radius),
+                                        boids::span<const S>(speed),
+                                        {},
+                                        {},
+                                        {}};
     for (int s = 0; s < 50; ++s) {
         boids::crowd_step(agents, cfg, grid, ws);
         for (std::size_t i = 0; i < p.size(); ++i) {
@@ -191,7 +198,9 @@ TEST_CASE("responsibility: an agent that never gives way keeps its line; the oth
                                         boids::span<const V>(pref),
                                         boids::span<const S>(&radius, 1),
                                         boids::span<const S>(&speed, 1),
-                                        boids::span<const S>(share)};
+                                        boids::span<const S>(share),
+                                        {},
+                                        {}};
     S swerve0 = 0, swerve1 = 0;
     for (int step = 0; step < 200; ++step) {
         for (std::size_t i = 0; i < 2; ++i) {

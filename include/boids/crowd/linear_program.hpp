@@ -97,16 +97,18 @@ std::size_t linear_program2(span<const half_plane<S>> lines, S radius, velocity2
 
 // No velocity satisfies every line from `begin` on: the one that least violates the
 // worst of them (a 3D program, solved as RVO2 does by projecting the lines onto each
-// violated one in turn). `scratch` holds room for lines.size() lines.
+// violated one in turn). The first `hard` lines (obstacles) are kept as they are,
+// never traded off. `scratch` holds room for lines.size() lines.
 template <class S>
 void linear_program3(span<const half_plane<S>> lines, std::size_t begin, S radius, velocity2<S>& result,
-                     span<half_plane<S>> scratch) noexcept {
+                     span<half_plane<S>> scratch, std::size_t hard = 0) noexcept {
     S distance = S(0);
     for (std::size_t i = begin; i < lines.size(); ++i) {
         const half_plane<S>& li = lines[i];
         if (!(cross2(li.dx, li.dy, li.px - result.x, li.py - result.y) > distance)) continue;
         std::size_t m = 0;
-        for (std::size_t j = 0; j < i; ++j) {
+        for (std::size_t j = 0; j < hard; ++j) scratch[m++] = lines[j];
+        for (std::size_t j = hard; j < i; ++j) {
             const half_plane<S>& lj = lines[j];
             half_plane<S> p;
             const S determinant = cross2(li.dx, li.dy, lj.dx, lj.dy);

@@ -3,22 +3,27 @@
 // projection that removes whatever overlap the velocities could not prevent.
 //
 // Each step: (1) the finder is built on the positions and every agent finds its
-// max_neighbors nearest within neighbor_distance, in the old state; (2) each
-// neighbour j makes a half-plane of velocities that keeps i and j apart for
-// time_horizon seconds, of which i takes the share responsibility_i /
+// max_neighbors nearest within neighbor_distance, and the obstacle edges within reach,
+// in the old state; (2) each edge makes a half-plane of velocities that keeps the agent
+// off it for time_horizon_obstacle seconds, and each neighbour j one that keeps i and j
+// apart for time_horizon seconds, of which i takes the share responsibility_i /
 // (responsibility_i + responsibility_j) (0.5 each by default: RVO2's reciprocity);
 // (3) the new velocity is the one nearest the preferred velocity that satisfies every
 // half-plane within max_speed, or, when none does, the one that violates the worst
-// least; (4) every agent moves, x += v dt; (5) agents still closer than the sum of
-// their radii are pushed apart along the line between them, split by the same shares,
-// pass after pass, until none overlaps by more than overlap_tolerance. (1) to (3) are
-// spread over the executor's threads; (5) runs in index order. The same bits for any
-// thread count.
+// agent half-plane least while keeping the obstacles'; (4) every agent moves,
+// x += v dt; (5) agents still closer than the sum of their radii, or than their radius
+// to an edge, are pushed apart along the line between them, split by the same shares,
+// pass after pass, until none overlaps by more than overlap_tolerance; (6) an agent
+// whose move crossed an obstacle edge, and the agents of a jam the passes could not
+// loosen, go back to where they stood. (1) to (3) are spread over the executor's
+// threads; (4) to (6) run in index order. The same bits for any thread count.
 #pragma once
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <limits>
+#include <utility>
 #include <vector>
 #include "../executor.hpp"
 #include "../neighbors/query.hpp"
@@ -26,21 +31,24 @@
 #include "../vector.hpp"
 #include "../detail/crowd_contacts.hpp"
 #include "linear_program.hpp"
+#include "obstacles.hpp"
 
 namespace boids {
 
 template <class S>
 struct crowd_config {
-    S dt = S(0.25);                  // s
-    S neighbor_distance = S(15);     // length: agents farther than this are not avoided
-    std::size_t max_neighbors = 10;  // the nearest this many are avoided
-    S time_horizon = S(10);          // s: how far ahead collisions with agents are avoided
+    S dt = S(0.25);                   // s
+    S neighbor_distance = S(15);      // length: agents farther than this are not avoided
+    std::size_t max_neighbors = 10;   // the nearest this many are avoided
+    S time_horizon = S(10);           // s: how far ahead collisions with agents are avoided
+    S time_horizon_obstacle = S(10);  // s: the same for obstacles
     // Residual overlap the projection leaves, as a fraction of the pair's mean radius.
     S overlap_tolerance = S(1e-4);
     std::size_t projection_passes = 8;  // at most
     // Radians: an agent with neighbours aims this much to the right of its preferred
     // velocity, so that symmetric encounters (head-on, a circle of agents swapping
-    // sides) turn into passing on the right instead of a standstill. 0: RVO2's aim.
+    // sides) turn into passing on the right instead of a standstill; less for an agent
+    // whose shares are all under 0.5, none for one that gives way to nobody. 0: RVO2's aim.
     S pass_right = S(0.1);
 
     [[nodiscard]] validation validate() const noexcept {
@@ -49,6 +57,8 @@ struct crowd_config {
             return detail::fail("neighbor_distance", "must be finite and >= 0");
         if (!(std::isfinite(time_horizon) && time_horizon > 0))
             return detail::fail("time_horizon", "must be finite and > 0");
+        if (!(std::isfinite(time_horizon_obstacle) && time_horizon_obstacle > 0))
+            return detail::fail("time_horizon_obstacle", "must be finite and > 0");
         if (!(std::isfinite(overlap_tolerance) && overlap_tolerance >= 0 && overlap_tolerance < 1))
             return detail::fail("overlap_tolerance", "must be in [0, 1)");
         if (!(std::isfinite(pass_right) && pass_right >= 0 && pass_right < S(1.5)))
@@ -59,7 +69,8 @@ struct crowd_config {
 
 // The crowd's arrays, one entry per agent (the caller owns them all). The step writes
 // positions and velocities; radius, max_speed and responsibility may be empty (every
-// agent 0.5, 2 and 0.5) or hold one entry for all.
+// agent 0.5, 2 and 0.5) or hold one entry for all; so may the time horizons (empty:
+// the config's).
 template <class V>
 struct crowd_agents {
     using S = scalar_t<V>;
@@ -69,6 +80,8 @@ struct crowd_agents {
     span<const S> radius;              // length, >= 0
     span<const S> max_speed;           // length / s, >= 0
     span<const S> responsibility;      // [0, 1]: how readily it gives way (0: never, if the other does)
+    span<const S> time_horizon;        // s, > 0: per agent, in place of crowd_config's
+    span<const S> time_horizon_obstacle;
 
     [[nodiscard]] std::size_t size() const noexcept {
         return std::min(std::min(position.size(), velocity.size()), preferred_velocity.size());
@@ -76,6 +89,12 @@ struct crowd_agents {
     [[nodiscard]] S radius_of(std::size_t i) const noexcept { return pick(radius, i, S(0.5)); }
     [[nodiscard]] S max_speed_of(std::size_t i) const noexcept { return pick(max_speed, i, S(2)); }
     [[nodiscard]] S responsibility_of(std::size_t i) const noexcept { return pick(responsibility, i, S(0.5)); }
+    [[nodiscard]] S time_horizon_of(std::size_t i, S fallback) const noexcept {
+        return positive(time_horizon, i, fallback);
+    }
+    [[nodiscard]] S time_horizon_obstacle_of(std::size_t i, S fallback) const noexcept {
+        return positive(time_horizon_obstacle, i, fallback);
+    }
     // The share of avoiding each other that agent i takes against j.
     [[nodiscard]] S share(std::size_t i, std::size_t j) const noexcept {
         const S a = responsibility_of(i), b = responsibility_of(j);
@@ -88,31 +107,40 @@ private:
         const S x = a[a.size() == 1 ? 0 : std::min(i, a.size() - 1)];
         return std::isfinite(x) && x >= S(0) ? x : fallback;
     }
+    static S positive(span<const S> a, std::size_t i, S fallback) noexcept {
+        const S x = pick(a, i, fallback);
+        return x > S(0) ? x : fallback;
+    }
 };
 
 // What crowd_step keeps between steps (no allocation once it has held the crowd).
 template <class V>
 struct crowd_workspace {
     using S = scalar_t<V>;
+    struct task_buffers {  // one per task of the executor
+        std::vector<neighbor<S, 2>> neighbors;
+        std::vector<half_plane<S>> lines, projected;
+        std::vector<std::pair<S, std::uint32_t>> edges;
+    };
     std::vector<V> new_velocity;
-    std::vector<neighbor<S, 2>> neighbors;  // tasks * max_neighbors
-    std::vector<half_plane<S>> lines;       // tasks * max_neighbors
-    std::vector<half_plane<S>> projected;   // tasks * max_neighbors
-    std::vector<V> old_position;            // where each agent stood before the move
+    std::vector<task_buffers> tasks;
+    std::vector<V> old_position;  // where each agent stood before the move
     std::vector<unsigned char> reverted;
     detail::contact_list<V> contacts;  // pairs near contact, for the projection
     std::size_t last_passes = 0;       // projection passes the last step used
     std::size_t last_overlaps = 0;     // overlapping pairs the last step's projection met first
     std::size_t last_reverted = 0;     // agents the last step sent back to where they stood
 
-    void prepare(std::size_t n, std::size_t tasks, std::size_t k) {
+    void prepare(std::size_t n, std::size_t task_count, std::size_t k) {
         if (new_velocity.size() != n) new_velocity.resize(n);
         if (old_position.size() != n) old_position.resize(n);
         reverted.assign(n, 0);
-        const std::size_t room = tasks * std::max<std::size_t>(k, 1);
-        if (neighbors.size() < room) neighbors.resize(room);
-        if (lines.size() < room) lines.resize(room);
-        if (projected.size() < room) projected.resize(room);
+        if (tasks.size() < task_count) tasks.resize(task_count);
+        for (task_buffers& b : tasks) {
+            if (b.neighbors.size() < k) b.neighbors.resize(k);
+            if (b.lines.size() < k) b.lines.resize(k);
+            if (b.projected.size() < k) b.projected.resize(k);
+        }
     }
 };
 
@@ -173,31 +201,28 @@ half_plane<S> orca_half_plane(S rx, S ry, S vix, S viy, S vjx, S vjy, S combined
 
 }  // namespace detail
 
-// One step of the crowd (see the top of this header). `finder`: any finder of the
-// library over an open world (uniform_grid, hashed_grid, all_pairs, auto_finder); its
-// cell size about neighbor_distance. Invalid configurations (see validate()) step
-// nothing where asserts are off.
-template <class V, class Finder, class Executor = sequential>
-void crowd_step(const crowd_agents<V>& agents, const crowd_config<scalar_t<V>>& cfg, Finder& finder,
-                crowd_workspace<V>& ws, Executor&& executor = {}) {
+namespace detail {
+
+template <class V, class Finder, class Executor>
+void crowd_step(const crowd_agents<V>& agents, const crowd_obstacles<V>* obstacles,
+                const crowd_config<scalar_t<V>>& cfg, Finder& finder, crowd_workspace<V>& ws, Executor&& executor) {
     static_assert(dimension_v<V> == 2, "crowd_step: 2D agents");
     using S = scalar_t<V>;
     BOIDS_ASSERT(cfg.validate(), "crowd_step: invalid crowd_config (call validate() for the reason)");
     if (!cfg.validate()) return;
+    if (obstacles != nullptr && obstacles->empty()) obstacles = nullptr;
     const std::size_t n = agents.size();
     const span<const V> pos(agents.position.data(), n);
     const std::size_t k = cfg.max_neighbors;
-    const std::size_t tasks = detail::task_count(n, 256, executor);
+    const std::size_t tasks = task_count(n, 256, executor);
     ws.prepare(n, tasks, k);
     finder.build(pos);
-    const S inv_horizon = S(1) / cfg.time_horizon, inv_dt = S(1) / cfg.dt;
+    const S inv_dt = S(1) / cfg.dt;
     const S turn_cos = std::cos(cfg.pass_right), turn_sin = std::sin(cfg.pass_right);
     executor(tasks, [&](std::size_t t) {  // every agent chooses, in the old state
-        const detail::index_range range = detail::task_range(n, t, tasks);
-        const span<neighbor<S, 2>> buf(ws.neighbors.data() + t * std::max<std::size_t>(k, 1), k);
-        const span<half_plane<S>> lines(ws.lines.data() + t * std::max<std::size_t>(k, 1), k);
-        const span<half_plane<S>> scratch(ws.projected.data() + t * std::max<std::size_t>(k, 1), k);
-        k_nearest<S, 2> near(buf, k);
+        const index_range range = task_range(n, t, tasks);
+        typename crowd_workspace<V>::task_buffers& b = ws.tasks[t];
+        k_nearest<S, 2> near(span<neighbor<S, 2>>(b.neighbors.data(), k), k);
         for (std::size_t i = range.begin; i < range.end; ++i) {
             const V vi = agents.velocity[i];
             const V pref = agents.preferred_velocity[i];
@@ -205,29 +230,52 @@ void crowd_step(const crowd_agents<V>& agents, const crowd_config<scalar_t<V>>& 
                 ws.new_velocity[i] = boids::zero<V>();  // not seen by others, and stays where it is
                 continue;
             }
-            std::size_t m = 0;
+            const S px = boids::get(pos[i], 0), py = boids::get(pos[i], 1);
+            const S vx = boids::get(vi, 0), vy = boids::get(vi, 1);
+            const S ri = agents.radius_of(i);
+            const S speed = agents.max_speed_of(i);
+            std::size_t hard = 0;
+            if (obstacles != nullptr) {
+                const S horizon = agents.time_horizon_obstacle_of(i, cfg.time_horizon_obstacle);
+                obstacles->near(px, py, horizon * speed + ri, b.edges);
+                if (b.lines.size() < k + b.edges.size()) {
+                    b.lines.resize(k + b.edges.size());
+                    b.projected.resize(k + b.edges.size());
+                }
+                hard = obstacle_half_planes(obstacles->edges(), span<const std::pair<S, std::uint32_t>>(b.edges), px,
+                                            py, vx, vy, ri, S(1) / horizon, span<half_plane<S>>(b.lines), 0);
+            }
+            std::size_t m = hard;
+            S most_share = S(0);  // the largest share of giving way this agent takes
             if (k > 0) {
                 finder.nearest(i, near, cfg.neighbor_distance);
-                const S ri = agents.radius_of(i);
+                const S inv_horizon = S(1) / agents.time_horizon_of(i, cfg.time_horizon);
                 for (const neighbor<S, 2>& nb : near.result()) {
                     const std::size_t j = nb.index;
                     const V vj = agents.velocity[j];
                     if (!boids::is_finite(vj) || !boids::is_finite(pos[j])) continue;
                     const S combined = ri + agents.radius_of(j);
                     if (!(combined > S(0))) continue;  // points do not collide
-                    lines[m++] = detail::orca_half_plane(
-                        nb.offset[0], nb.offset[1], boids::get(vi, 0), boids::get(vi, 1), boids::get(vj, 0),
-                        boids::get(vj, 1), combined, agents.share(i, j), inv_horizon, inv_dt, i < j ? S(1) : S(-1));
+                    const S share = agents.share(i, j);
+                    most_share = std::max(most_share, share);
+                    b.lines[m++] =
+                        orca_half_plane(nb.offset[0], nb.offset[1], vx, vy, boids::get(vj, 0), boids::get(vj, 1),
+                                        combined, share, inv_horizon, inv_dt, i < j ? S(1) : S(-1));
                 }
             }
-            const S speed = agents.max_speed_of(i);
-            const span<const half_plane<S>> all(lines.data(), m);
-            detail::velocity2<S> v{};
-            detail::velocity2<S> aim{boids::get(pref, 0), boids::get(pref, 1)};
-            if (m > 0 && cfg.pass_right > S(0))
-                aim = {aim.x * turn_cos + aim.y * turn_sin, aim.y * turn_cos - aim.x * turn_sin};
-            const std::size_t failed = detail::linear_program2(all, speed, aim, false, v);
-            if (failed < m) detail::linear_program3(all, failed, speed, v, scratch);
+            const span<const half_plane<S>> all(b.lines.data(), m);
+            velocity2<S> v{};
+            velocity2<S> aim{boids::get(pref, 0), boids::get(pref, 1)};
+            if (m > hard && cfg.pass_right > S(0) && most_share > S(0)) {
+                // The bias is for those who give way: full from an even share on, none
+                // for an agent that gives way to nobody.
+                const S f = std::min(S(1), S(2) * most_share);
+                const S c = f == S(1) ? turn_cos : std::cos(f * cfg.pass_right);
+                const S sn = f == S(1) ? turn_sin : std::sin(f * cfg.pass_right);
+                aim = {aim.x * c + aim.y * sn, aim.y * c - aim.x * sn};
+            }
+            const std::size_t failed = linear_program2(all, speed, aim, false, v);
+            if (failed < m) linear_program3(all, failed, speed, v, span<half_plane<S>>(b.projected.data(), m), hard);
             V chosen = traits_of<V>::make(v.x, v.y);
             if (!boids::is_finite(chosen)) chosen = boids::zero<V>();
             ws.new_velocity[i] = boids::clamp_magnitude(chosen, speed);  // rounding can leave it a hair beyond
@@ -244,52 +292,97 @@ void crowd_step(const crowd_agents<V>& agents, const crowd_config<scalar_t<V>>& 
     ws.last_reverted = 0;
     S widest = S(0);
     for (std::size_t i = 0; i < n; ++i) widest = std::max(widest, agents.radius_of(i));
-    if (!(widest > S(0))) return;
+    if (!(widest > S(0)) && obstacles == nullptr) return;
     auto radius_of = [&](std::size_t i) { return agents.radius_of(i); };
     const S slack = S(0.5) * cfg.overlap_tolerance;
     // Then overlap is pushed out, pair by pair in index order, each pair apart to the
-    // sum of radii and the tolerance more, split by the shares.
-    ws.contacts.make(pos, widest, radius_of);
-    bool clear = false;
-    for (std::size_t pass = 0; pass < cfg.projection_passes; ++pass) {
-        if (pass > 0 && !ws.contacts.still_exact(pos)) ws.contacts.make(pos, widest, radius_of);
-        const std::size_t overlaps = ws.contacts.for_each_overlap(
-            pos, slack, [&](std::size_t i, std::size_t j, const V& unit, S dist, S combined) {
-                const S gap = combined * (S(1) + cfg.overlap_tolerance) - dist;
-                const S si = agents.share(i, j);
-                agents.position[i] = boids::add_scaled(agents.position[i], unit, -gap * si);
-                agents.position[j] = boids::add_scaled(agents.position[j], unit, gap * (S(1) - si));
-            });
-        if (pass == 0) ws.last_overlaps = overlaps;
-        if (overlaps == 0) {
-            clear = true;
-            break;
-        }
-        ws.last_passes = pass + 1;
-    }
-    // A jam the passes could not loosen: agents that still overlap go back to where
-    // they stood, which overlapped nothing, and wait (velocity zero), until none does.
-    for (std::size_t round = 0; !clear && round < n; ++round) {
+    // sum of radii and the tolerance more, split by the shares; agents out of walls.
+    bool clear = !(widest > S(0));
+    bool moved_any = false;
+    if (!clear) {
         ws.contacts.make(pos, widest, radius_of);
-        std::size_t newly = 0;
-        ws.contacts.for_each_overlap(pos, slack, [&](std::size_t i, std::size_t j, const V&, S, S) {
-            for (const std::size_t a : {i, j}) {
-                if (ws.reverted[a] != 0) continue;
-                ws.reverted[a] = 1;
-                agents.position[a] = ws.old_position[a];
-                agents.velocity[a] = boids::zero<V>();
-                ++newly;
+        for (std::size_t pass = 0; pass < cfg.projection_passes; ++pass) {
+            if (pass > 0 && !ws.contacts.still_exact(pos)) ws.contacts.make(pos, widest, radius_of);
+            std::size_t pushes = ws.contacts.for_each_overlap(
+                pos, slack, [&](std::size_t i, std::size_t j, const V& unit, S dist, S combined) {
+                    const S gap = combined * (S(1) + cfg.overlap_tolerance) - dist;
+                    const S si = agents.share(i, j);
+                    agents.position[i] = boids::add_scaled(agents.position[i], unit, -gap * si);
+                    agents.position[j] = boids::add_scaled(agents.position[j], unit, gap * (S(1) - si));
+                });
+            if (pass == 0) ws.last_overlaps = pushes;
+            if (obstacles != nullptr)
+                for (std::size_t i = 0; i < n; ++i) {
+                    S x = boids::get(pos[i], 0), y = boids::get(pos[i], 1);
+                    if (!boids::is_finite(pos[i]) || !obstacles->push_out(x, y, agents.radius_of(i))) continue;
+                    agents.position[i] = traits_of<V>::make(x, y);
+                    ++pushes;
+                }
+            if (pushes == 0) {
+                clear = true;
+                break;
             }
-        });
-        ws.last_reverted += newly;
+            moved_any = true;
+            ws.last_passes = pass + 1;
+        }
+    }
+    // An agent whose move crossed an obstacle edge, and the agents of a jam the passes
+    // could not loosen, go back to where they stood (which crossed and overlapped
+    // nothing) and wait (velocity zero), until none is left.
+    auto revert = [&](std::size_t a) {
+        if (ws.reverted[a] != 0) return false;
+        ws.reverted[a] = 1;
+        agents.position[a] = ws.old_position[a];
+        agents.velocity[a] = boids::zero<V>();
+        ++ws.last_reverted;
+        return true;
+    };
+    for (std::size_t round = 0; round <= n; ++round) {
+        std::size_t newly = 0;
+        if (obstacles != nullptr)
+            for (std::size_t i = 0; i < n; ++i) {
+                if (ws.reverted[i] != 0 || !boids::is_finite(pos[i]) || !boids::is_finite(ws.old_position[i])) continue;
+                if (obstacles->crosses(boids::get(ws.old_position[i], 0), boids::get(ws.old_position[i], 1),
+                                       boids::get(pos[i], 0), boids::get(pos[i], 1)))
+                    if (revert(i)) ++newly;
+            }
+        if (round > 0 || newly > 0 || !clear) {
+            if (!(widest > S(0))) break;
+            ws.contacts.make(pos, widest, radius_of);
+            ws.contacts.for_each_overlap(pos, slack, [&](std::size_t i, std::size_t j, const V&, S, S) {
+                if (revert(i)) ++newly;
+                if (revert(j)) ++newly;
+            });
+        }
         if (newly == 0) break;
     }
-    if (ws.last_overlaps == 0) return;
+    if (!moved_any) return;
     for (std::size_t i = 0; i < n; ++i) {  // the velocity an agent pushed aside really had
-        if (!boids::is_finite(agents.position[i]) || !boids::is_finite(ws.old_position[i])) continue;
+        if (ws.reverted[i] != 0 || !boids::is_finite(pos[i]) || !boids::is_finite(ws.old_position[i])) continue;
         const V moved = boids::scale(boids::sub(agents.position[i], ws.old_position[i]), inv_dt);
         agents.velocity[i] = boids::clamp_magnitude(moved, agents.max_speed_of(i));
     }
+}
+
+}  // namespace detail
+
+// One step of the crowd (see the top of this header). `finder`: any finder of the
+// library over an open world (uniform_grid, hashed_grid, all_pairs, auto_finder); its
+// cell size about neighbor_distance. Invalid configurations (see validate()) step
+// nothing where asserts are off.
+template <class V, class Finder, class Executor = sequential>
+void crowd_step(const crowd_agents<V>& agents, const crowd_config<scalar_t<V>>& cfg, Finder& finder,
+                crowd_workspace<V>& ws, Executor&& executor = {}) {
+    detail::crowd_step(agents, static_cast<const crowd_obstacles<V>*>(nullptr), cfg, finder, ws, executor);
+}
+
+// The same among static obstacles (crowd/obstacles.hpp): no agent's centre crosses an
+// edge, and agents keep off them as RVO2's do.
+template <class V, class Finder, class Executor = sequential>
+void crowd_step(const crowd_agents<V>& agents, const crowd_obstacles<V>& obstacles,
+                const crowd_config<scalar_t<V>>& cfg, Finder& finder, crowd_workspace<V>& ws,
+                Executor&& executor = {}) {
+    detail::crowd_step(agents, &obstacles, cfg, finder, ws, executor);
 }
 
 }  // namespace boids

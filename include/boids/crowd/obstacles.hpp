@@ -1,0 +1,379 @@
+// boids/crowd/obstacles.hpp - static obstacles for crowd_step in 2D: polygons agents
+// stay out of and boundaries agents stay within, with RVO2's semantics (a polygon's
+// vertices counterclockwise, each vertex convex or not, an edge avoided only from its
+// outer side), kept in a grid of buckets so that an agent looks only at the edges near
+// it.
+//
+// Besides the velocity constraints, crowd_step guarantees that no agent's centre
+// crosses an edge during a step: an agent whose move would cross one goes back to where
+// it stood. A walkable area given by its boundary is therefore never left.
+#pragma once
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <utility>
+#include <vector>
+#include "../span.hpp"
+#include "../vector.hpp"
+#include "linear_program.hpp"
+
+namespace boids {
+
+template <class V>
+class crowd_obstacles {
+public:
+    using S = scalar_t<V>;
+    static_assert(dimension_v<V> == 2, "crowd_obstacles: 2D (3D crowds use crowd_obstacles3)");
+
+    // One edge of a polygon, from its vertex to the next one's.
+    struct edge {
+        S x = S(0), y = S(0);    // the vertex
+        S dx = S(1), dy = S(0);  // unit direction to the next vertex; the obstacle lies on its left
+        S length = S(0);
+        std::uint32_t next = 0, previous = 0;
+        bool convex = true;  // the vertex, seen from outside
+    };
+
+    // bucket: the side of the grid's square buckets (length); about the neighbour
+    // distance suits most scenes.
+    explicit crowd_obstacles(S bucket = S(10)) noexcept
+        : bucket_(bucket > S(0) && std::isfinite(bucket) ? bucket : S(10)) {}
+
+    // A polygon agents stay out of, vertices counterclockwise. Two vertices make a wall
+    // closed from both sides. False (and nothing added) for fewer than two vertices, a
+    // vertex that is not finite, or two consecutive vertices on one spot.
+    bool add_polygon(span<const V> vertices) {
+        std::vector<std::pair<S, S>> p;
+        p.reserve(vertices.size());
+        for (const V& v : vertices) p.emplace_back(boids::get(v, 0), boids::get(v, 1));
+        return add(p);
+    }
+    // The boundary of a walkable area, vertices counterclockwise around it: agents
+    // inside stay inside (an obstacle whose outside is the area).
+    bool add_boundary(span<const V> vertices) {
+        std::vector<std::pair<S, S>> p;
+        p.reserve(vertices.size());
+        for (std::size_t i = vertices.size(); i-- > 0;)
+            p.emplace_back(boids::get(vertices[i], 0), boids::get(vertices[i], 1));
+        return add(p);
+    }
+    // A wall from a to b, closed from both sides.
+    bool add_segment(const V& a, const V& b) {
+        const V both[2] = {a, b};
+        return add_polygon(span<const V>(both, 2));
+    }
+
+    [[nodiscard]] bool empty() const noexcept { return edges_.empty(); }
+    [[nodiscard]] const std::vector<edge>& edges() const noexcept { return edges_; }
+
+    // The edges within `range` of (px, py) whose outer side the point is on, nearest
+    // first, as (squared distance, edge) into `out` (cleared first).
+    void near(S px, S py, S range, std::vector<std::pair<S, std::uint32_t>>& out) const {
+        out.clear();
+        if (edges_.empty() || !(range >= S(0))) return;
+        for_each_bucket(px - range, py - range, px + range, py + range, [&](const std::vector<std::uint32_t>& b) {
+            for (const std::uint32_t e : b) out.emplace_back(S(0), e);
+        });
+        std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+        out.erase(
+            std::unique(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.second == b.second; }),
+            out.end());
+        const S range2 = range * range;
+        std::size_t kept = 0;
+        for (const auto& c : out) {
+            const edge& e = edges_[c.second];
+            if (side(e, px, py) >= S(0)) continue;  // on the inner side: the edge faces away
+            const S d2 = distance_squared(e, px, py);
+            if (d2 < range2) out[kept++] = {d2, c.second};
+        }
+        out.resize(kept);
+        std::sort(out.begin(), out.end());
+    }
+
+    // Whether a centre moving from (ax, ay) to (bx, by) enters an obstacle: it starts on
+    // an edge's outer side and ends on its inner side or on its line, where the edge is.
+    [[nodiscard]] bool crosses(S ax, S ay, S bx, S by) const {
+        if (edges_.empty() || (ax == bx && ay == by)) return false;
+        bool hit = false;
+        for_each_bucket(std::min(ax, bx), std::min(ay, by), std::max(ax, bx), std::max(ay, by),
+                        [&](const std::vector<std::uint32_t>& b) {
+                            for (const std::uint32_t i : b) {
+                                if (hit) return;
+                                const edge& e = edges_[i];
+                                if (!(side(e, ax, ay) < S(0) && side(e, bx, by) >= S(0))) continue;
+                                const edge& n = edges_[e.next];
+                                const S s1 = detail::cross2(bx - ax, by - ay, e.x - ax, e.y - ay);
+                                const S s2 = detail::cross2(bx - ax, by - ay, n.x - ax, n.y - ay);
+                                if (!(s1 * s2 > S(0))) hit = true;  // the path meets the edge
+                            }
+                        });
+        return hit;
+    }
+
+    // Moves a disc of `radius` at (px, py) that overlaps edges from their outer side
+    // out of each in turn, to touch it; false where it overlaps none.
+    bool push_out(S& px, S& py, S radius) const {
+        if (edges_.empty() || !(radius > S(0))) return false;
+        bool moved = false;
+        for_each_bucket(px - radius, py - radius, px + radius, py + radius, [&](const std::vector<std::uint32_t>& b) {
+            for (const std::uint32_t i : b) {
+                const edge& e = edges_[i];
+                if (side(e, px, py) >= S(0)) continue;
+                S qx, qy;
+                closest(e, px, py, qx, qy);
+                const S ox = px - qx, oy = py - qy;
+                const S d = std::sqrt(ox * ox + oy * oy);
+                if (!(d < radius)) continue;
+                const S ux = d > S(0) ? ox / d : e.dy, uy = d > S(0) ? oy / d : -e.dx;
+                px = qx + ux * radius;
+                py = qy + uy * radius;
+                moved = true;
+            }
+        });
+        return moved;
+    }
+
+private:
+    static S side(const edge& e, S px, S py) noexcept { return detail::cross2(e.dx, e.dy, px - e.x, py - e.y); }
+    static void closest(const edge& e, S px, S py, S& qx, S& qy) noexcept {
+        S t = (px - e.x) * e.dx + (py - e.y) * e.dy;
+        t = t < S(0) ? S(0) : (t > e.length ? e.length : t);
+        qx = e.x + t * e.dx;
+        qy = e.y + t * e.dy;
+    }
+    static S distance_squared(const edge& e, S px, S py) noexcept {
+        S qx, qy;
+        closest(e, px, py, qx, qy);
+        return (px - qx) * (px - qx) + (py - qy) * (py - qy);
+    }
+
+    bool add(const std::vector<std::pair<S, S>>& p) {
+        const std::size_t m = p.size();
+        if (m < 2 || edges_.size() + m > std::size_t{UINT32_MAX}) return false;
+        for (std::size_t i = 0; i < m; ++i) {
+            const auto& a = p[i];
+            const auto& b = p[(i + 1) % m];
+            if (!std::isfinite(a.first) || !std::isfinite(a.second) || (a.first == b.first && a.second == b.second))
+                return false;
+        }
+        const auto first = static_cast<std::uint32_t>(edges_.size());
+        for (std::size_t i = 0; i < m; ++i) {
+            const auto& prev = p[(i + m - 1) % m];
+            const auto& a = p[i];
+            const auto& b = p[(i + 1) % m];
+            edge e;
+            e.x = a.first;
+            e.y = a.second;
+            const S ex = b.first - a.first, ey = b.second - a.second;
+            e.length = std::sqrt(ex * ex + ey * ey);
+            e.dx = ex / e.length;
+            e.dy = ey / e.length;
+            e.next = first + static_cast<std::uint32_t>((i + 1) % m);
+            e.previous = first + static_cast<std::uint32_t>((i + m - 1) % m);
+            e.convex = m == 2 || detail::cross2(a.first - prev.first, a.second - prev.second, b.first - a.first,
+                                                b.second - a.second) >= S(0);
+            edges_.push_back(e);
+        }
+        rebuild_buckets();
+        return true;
+    }
+
+    void rebuild_buckets() {
+        min_x_ = min_y_ = std::numeric_limits<S>::max();
+        S max_x = std::numeric_limits<S>::lowest(), max_y = max_x;
+        for (const edge& e : edges_) {
+            min_x_ = std::min(min_x_, e.x);
+            min_y_ = std::min(min_y_, e.y);
+            max_x = std::max(max_x, e.x);
+            max_y = std::max(max_y, e.y);
+        }
+        cell_ = bucket_;
+        const S span_x = max_x - min_x_, span_y = max_y - min_y_;
+        const S most = S(1024);  // buckets per side at most: the cell grows for vast worlds
+        cell_ = std::max(cell_, std::max(span_x, span_y) / most);
+        columns_ = static_cast<std::size_t>(span_x / cell_) + 1;
+        rows_ = static_cast<std::size_t>(span_y / cell_) + 1;
+        buckets_.assign(columns_ * rows_, {});
+        for (std::size_t i = 0; i < edges_.size(); ++i) {
+            const edge& e = edges_[i];
+            const edge& n = edges_[e.next];
+            // Cells the edge's bounding box covers: a superset of those it passes.
+            const std::size_t c0 = column(std::min(e.x, n.x)), c1 = column(std::max(e.x, n.x));
+            const std::size_t r0 = row(std::min(e.y, n.y)), r1 = row(std::max(e.y, n.y));
+            for (std::size_t r = r0; r <= r1; ++r)
+                for (std::size_t c = c0; c <= c1; ++c)
+                    buckets_[r * columns_ + c].push_back(static_cast<std::uint32_t>(i));
+        }
+    }
+    [[nodiscard]] std::size_t column(S x) const noexcept { return clamp_index((x - min_x_) / cell_, columns_); }
+    [[nodiscard]] std::size_t row(S y) const noexcept { return clamp_index((y - min_y_) / cell_, rows_); }
+    static std::size_t clamp_index(S f, std::size_t count) noexcept {
+        if (!(f > S(0))) return 0;  // also NaN
+        if (!(f < static_cast<S>(count))) return count - 1;
+        return static_cast<std::size_t>(f);
+    }
+    // Every bucket overlapping the box, each once (an edge may sit in several).
+    template <class F>
+    void for_each_bucket(S x0, S y0, S x1, S y1, F&& f) const {
+        if (!(x0 <= x1 && y0 <= y1)) return;  // also NaN
+        const std::size_t c0 = column(x0), c1 = column(x1), r0 = row(y0), r1 = row(y1);
+        for (std::size_t r = r0; r <= r1; ++r)
+            for (std::size_t c = c0; c <= c1; ++c) f(buckets_[r * columns_ + c]);
+    }
+
+    S bucket_;
+    S cell_ = S(10), min_x_ = S(0), min_y_ = S(0);
+    std::size_t columns_ = 0, rows_ = 0;
+    std::vector<edge> edges_;
+    std::vector<std::vector<std::uint32_t>> buckets_;
+};
+
+namespace detail {
+
+// The ORCA half-planes an agent at (px, py) with velocity (vx, vy) and `radius` gets
+// from the edges near it (nearest first, from crowd_obstacles::near), appended to
+// `lines` from `count` on; returns the new count. RVO2's construction: a velocity is
+// permitted when it keeps the agent off the obstacle for 1 / inv_horizon seconds,
+// an edge already covered by an earlier half-plane adds none, and a leg that runs
+// along a neighbouring edge ("foreign") is left to that edge.
+template <class S, class Edge>
+std::size_t obstacle_half_planes(const std::vector<Edge>& edges, span<const std::pair<S, std::uint32_t>> near, S px,
+                                 S py, S vx, S vy, S radius, S inv_horizon, span<half_plane<S>> lines,
+                                 std::size_t count) noexcept {
+    const S radius2 = radius * radius;
+    auto push = [&](S ox, S oy, S dx, S dy) {
+        if (count < lines.size()) lines[count++] = half_plane<S>{ox, oy, dx, dy};
+    };
+    auto unit = [](S x, S y, S& ux, S& uy) {
+        const S len = std::sqrt(x * x + y * y);
+        ux = len > S(0) ? x / len : S(1);
+        uy = len > S(0) ? y / len : S(0);
+    };
+    for (const auto& nb : near) {
+        const Edge* o1 = &edges[nb.second];
+        const Edge* o2 = &edges[o1->next];
+        const S r1x = o1->x - px, r1y = o1->y - py;
+        const S r2x = o2->x - px, r2y = o2->y - py;
+        bool covered = false;  // both ends already out of reach under an earlier half-plane
+        for (std::size_t j = 0; j < count && !covered; ++j) {
+            const half_plane<S>& l = lines[j];
+            covered = cross2(inv_horizon * r1x - l.px, inv_horizon * r1y - l.py, l.dx, l.dy) - inv_horizon * radius >=
+                          -lp_epsilon<S> &&
+                      cross2(inv_horizon * r2x - l.px, inv_horizon * r2y - l.py, l.dx, l.dy) - inv_horizon * radius >=
+                          -lp_epsilon<S>;
+        }
+        if (covered) continue;
+        const S d1 = r1x * r1x + r1y * r1y, d2 = r2x * r2x + r2y * r2y;
+        const S ex = o2->x - o1->x, ey = o2->y - o1->y;
+        const S s = (-r1x * ex - r1y * ey) / (ex * ex + ey * ey);  // where along the edge the agent is nearest
+        const S lx = -r1x - s * ex, ly = -r1y - s * ey;
+        const S dline = lx * lx + ly * ly;
+        S ux, uy;
+        if (s < S(0) && d1 <= radius2) {  // touching the first vertex
+            if (o1->convex) {
+                unit(-r1y, r1x, ux, uy);
+                push(S(0), S(0), ux, uy);
+            }
+            continue;
+        }
+        if (s > S(1) && d2 <= radius2) {  // touching the second vertex (its own edge handles it unless convex)
+            if (o2->convex && cross2(r2x, r2y, o2->dx, o2->dy) >= S(0)) {
+                unit(-r2y, r2x, ux, uy);
+                push(S(0), S(0), ux, uy);
+            }
+            continue;
+        }
+        if (s >= S(0) && s <= S(1) && dline <= radius2) {  // touching the edge
+            push(S(0), S(0), -o1->dx, -o1->dy);
+            continue;
+        }
+        // Not touching: the legs of the velocity obstacle, from one vertex when the
+        // agent sees the edge end-on.
+        S left_x, left_y, right_x, right_y;
+        auto legs_from = [&](S rx, S ry, S d) {
+            const S leg = std::sqrt(std::max(d - radius2, S(0)));
+            left_x = (rx * leg - ry * radius) / d;
+            left_y = (rx * radius + ry * leg) / d;
+            right_x = (rx * leg + ry * radius) / d;
+            right_y = (-rx * radius + ry * leg) / d;
+        };
+        if (s < S(0) && dline <= radius2) {
+            if (!o1->convex) continue;  // the previous edge handles it
+            o2 = o1;
+            legs_from(r1x, r1y, d1);
+        } else if (s > S(1) && dline <= radius2) {
+            if (!o2->convex) continue;  // the next edge handles it
+            o1 = o2;
+            legs_from(r2x, r2y, d2);
+        } else {
+            if (o1->convex) {
+                const S leg = std::sqrt(std::max(d1 - radius2, S(0)));
+                left_x = (r1x * leg - r1y * radius) / d1;
+                left_y = (r1x * radius + r1y * leg) / d1;
+            } else {
+                left_x = -o1->dx;
+                left_y = -o1->dy;
+            }
+            if (o2->convex) {
+                const S leg = std::sqrt(std::max(d2 - radius2, S(0)));
+                right_x = (r2x * leg + r2y * radius) / d2;
+                right_y = (-r2x * radius + r2y * leg) / d2;
+            } else {
+                right_x = o1->dx;
+                right_y = o1->dy;
+            }
+        }
+        const Edge& left_neighbor = edges[o1->previous];
+        bool left_foreign = false, right_foreign = false;
+        if (o1->convex && cross2(left_x, left_y, -left_neighbor.dx, -left_neighbor.dy) >= S(0)) {
+            left_x = -left_neighbor.dx;
+            left_y = -left_neighbor.dy;
+            left_foreign = true;
+        }
+        if (o2->convex && cross2(right_x, right_y, o2->dx, o2->dy) <= S(0)) {
+            right_x = o2->dx;
+            right_y = o2->dy;
+            right_foreign = true;
+        }
+        const S lcx = inv_horizon * (o1->x - px), lcy = inv_horizon * (o1->y - py);  // the cut-off's ends
+        const S rcx = inv_horizon * (o2->x - px), rcy = inv_horizon * (o2->y - py);
+        const S cx = rcx - lcx, cy = rcy - lcy;
+        const bool one_vertex = o1 == o2;
+        const S c2 = cx * cx + cy * cy;
+        const S t = one_vertex || !(c2 > S(0)) ? S(0.5) : ((vx - lcx) * cx + (vy - lcy) * cy) / c2;
+        const S t_left = (vx - lcx) * left_x + (vy - lcy) * left_y;
+        const S t_right = (vx - rcx) * right_x + (vy - rcy) * right_y;
+        const S r_h = radius * inv_horizon;
+        if ((t < S(0) && t_left < S(0)) ||
+            (one_vertex && t_left < S(0) && t_right < S(0))) {  // the left cut-off circle
+            unit(vx - lcx, vy - lcy, ux, uy);
+            push(lcx + r_h * ux, lcy + r_h * uy, uy, -ux);
+            continue;
+        }
+        if (t > S(1) && t_right < S(0)) {  // the right cut-off circle
+            unit(vx - rcx, vy - rcy, ux, uy);
+            push(rcx + r_h * ux, rcy + r_h * uy, uy, -ux);
+            continue;
+        }
+        const S inf = std::numeric_limits<S>::infinity();
+        auto sq = [](S x, S y) { return x * x + y * y; };
+        const S on_cutoff = t < S(0) || t > S(1) || one_vertex ? inf : sq(vx - (lcx + t * cx), vy - (lcy + t * cy));
+        const S on_left = t_left < S(0) ? inf : sq(vx - (lcx + t_left * left_x), vy - (lcy + t_left * left_y));
+        const S on_right = t_right < S(0) ? inf : sq(vx - (rcx + t_right * right_x), vy - (rcy + t_right * right_y));
+        if (on_cutoff <= on_left && on_cutoff <= on_right) {
+            push(lcx + r_h * o1->dy, lcy - r_h * o1->dx, -o1->dx, -o1->dy);
+            continue;
+        }
+        if (on_left <= on_right) {
+            if (!left_foreign) push(lcx - r_h * left_y, lcy + r_h * left_x, left_x, left_y);
+            continue;
+        }
+        if (!right_foreign) push(rcx + r_h * right_y, rcy - r_h * right_x, -right_x, -right_y);
+    }
+    return count;
+}
+
+}  // namespace detail
+}  // namespace boids
