@@ -15,6 +15,7 @@
 #if __has_include(<nanoflann.hpp>)
 #  include <nanoflann.hpp>
 #endif
+#include "crowd.hpp"
 #include "starlings.hpp"
 #include <cmath>
 #include <limits>
@@ -558,7 +559,30 @@ void bm_nanoflann_perception(benchmark::State& state) {
 }
 #endif
 
+// RVO2's Circle through boids-lab's scene: one iteration is a whole run (until every
+// agent is home; at 10,000 agents the first 2,000 steps), timed by the step alone.
+void bm_crowd_circle(benchmark::State& state) {
+    lab::crowd_options o;
+    o.agents = static_cast<unsigned long long>(state.range(0));
+    o.threads = static_cast<unsigned long long>(state.range(1));
+    o.max_steps = o.agents >= 10000 ? 2000 : 100000;
+    lab::crowd_result r;
+    for (auto _ : state) {
+        r = lab::run_crowd(o);
+        state.SetIterationTime(r.ms_per_step * static_cast<double>(r.steps) * 1e-3);
+    }
+    state.counters["ms_per_step"] = r.ms_per_step;
+    state.counters["steps"] = static_cast<double>(r.steps);
+    state.counters["overlaps"] = static_cast<double>(r.overlaps);
+    state.counters["arrived"] = static_cast<double>(r.arrived);
+}
+
 void register_starlings() {
+    auto* c = benchmark::RegisterBenchmark("crowd/circle", bm_crowd_circle);
+    for (long n : {250L, 1000L, 10000L})
+        for (long t : {1L, 2L}) c->Args({n, t});
+    c->ArgNames({"", "threads"})->Iterations(1)->UseManualTime()->Unit(benchmark::kSecond);
+
     auto* s = benchmark::RegisterBenchmark("starlings/step", bm_starling_step);
     for (long n : {3000L, 10000L, 100000L}) s->Args({n, 1, 1});
     s->Args({100000, 2, 2});  // the source's mode for 100,000 birds, perception every 2 steps, on 2 cores

@@ -45,6 +45,8 @@ STRUCTS = {
     "follow_leader": "behaviors/crowd.hpp",
     "avoid_collisions": "behaviors/crowd.hpp",
     "context_steering": "behaviors/context.hpp",
+    "crowd_config": "crowd/orca.hpp",
+    "crowd_agents": "crowd/orca.hpp",
     "params": "models/starling_params.hpp",
     "copy_rule": "models/starling_terms.hpp",
     "banking_flight": "flight.hpp",
