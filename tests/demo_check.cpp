@@ -1,7 +1,7 @@
 // demo_check: looks at a boids-demo screenshot and says whether it shows the scene
-// and the panel. Usage: demo_check FILE.png warmup|flock|starlings
+// and the panel. Usage: demo_check FILE.png warmup|flock|starlings|crowd
 // Counts pixels by colour: the panel's (ImGui's dark window, light text), and the
-// scene's (flock and starlings: the birds' light blue; warm-up: the white vehicle
+// scene's (flock, starlings and crowd: the birds' and agents' light blue; warm-up: the white vehicle
 // and the yellow target; starlings also: the green roost ring).
 #include <cstdio>
 #include <cstdlib>
@@ -10,7 +10,7 @@
 
 int main(int argc, char** argv) {
     if (argc != 3) {
-        std::fprintf(stderr, "usage: demo_check FILE.png warmup|flock|starlings\n");
+        std::fprintf(stderr, "usage: demo_check FILE.png warmup|flock|starlings|crowd\n");
         return 2;
     }
     int w = 0, h = 0, n = 0;
@@ -39,7 +39,7 @@ int main(int argc, char** argv) {
     std::printf("demo_check: %dx%d, panel text %ld px, boids %ld px, white %ld px, yellow %ld px, green %ld px\n", w, h,
                 text, boid, white, yellow, green);
     bool ok = w == 1280 && h == 720 && text > 500;
-    if (scene == "flock") ok = ok && boid > 300;
+    if (scene == "flock" || scene == "crowd") ok = ok && boid > 300;
     else if (scene == "starlings") ok = ok && boid > 300 && green > 50;
     else ok = ok && white > 20 && yellow > 20;
     std::printf("%s\n", ok ? "1 passed, 0 failed" : "0 passed, 1 failed");

@@ -1,5 +1,5 @@
 // boids-demo: the lesson's labs in a window (SDL2 + OpenGL 2.1 + Dear ImGui).
-//   boids-demo [--scene=warmup|flock|starlings] [--boids=N] [--seed=S]
+//   boids-demo [--scene=warmup|flock|starlings|crowd] [--boids=N] [--seed=S]
 //              [--frames=N --screenshot=FILE.png]    (headless capture, then exit)
 // Warm-up: click to move the target, SPACE switches seek/flee/arrive.
 // Flock: the mouse is the hawk, 1/2/3 toggle the rules, R resets.
@@ -35,7 +35,7 @@ bool parse(int argc, char** argv, options& o, std::string& error) {
     const auto args = lab::parse_arguments(words, error);
     if (!args) return false;
     lab::flag_reader f(*args);
-    f.choice("scene", o.scene, {"warmup", "flock", "starlings"});
+    f.choice("scene", o.scene, {"warmup", "flock", "starlings", "crowd"});
     f.count("boids", o.boids, 100000);
     if (f.ok() && f.has("boids") && o.boids < 10) f.fail("--boids: at least 10");
     f.count("seed", o.seed, ~0ull >> 1);
@@ -113,6 +113,39 @@ void world_frame(batch& lines, const view& v, float w, float h) {
     lines.vertex(v.x(0), v.y(h), c, c, c);
     lines.vertex(v.x(0), v.y(h), c, c, c);
     lines.vertex(v.x(0), v.y(0), c, c, c);
+}
+
+// A crowd agent as a filled disc, world coordinates shifted by the scene's corner.
+void disc(batch& tris, const view& v, const demo::crowd_scene& c, double x, double y, double r, float cr, float cg,
+          float cb) {
+    const int n = 12;
+    const float px = float(x - c.min_x), py = float(y - c.min_y), pr = float(r);
+    for (int i = 0; i < n; ++i) {
+        const float a0 = 6.2831853f * float(i) / n, a1 = 6.2831853f * float(i + 1) / n;
+        tris.vertex(v.x(px), v.y(py), cr, cg, cb);
+        tris.vertex(v.x(px + pr * std::cos(a0)), v.y(py + pr * std::sin(a0)), cr, cg, cb);
+        tris.vertex(v.x(px + pr * std::cos(a1)), v.y(py + pr * std::sin(a1)), cr, cg, cb);
+    }
+}
+
+void crowd_panel(demo::crowd_scene& s) {
+    const char* names[] = {"circle (RVO2)", "blocks (RVO2)", "doorway"};
+    bool changed = ImGui::Combo("scene", &s.scenario, names, 3);
+    changed |= ImGui::SliderInt("agents (0: the scene's)", &s.count, 0, 2000);
+    if (changed || ImGui::Button("reset (R)")) s.reset();
+    auto& c = s.scene->config;
+    ImGui::SliderFloat("pass right rad", &s.pass_right, 0.f, 0.5f);
+    c.pass_right = double(s.pass_right);
+    ImGui::SliderFloat("time horizon s", &s.horizon, 0.5f, 20.f);
+    c.time_horizon = double(s.horizon);
+    const std::size_t n = s.scene->position.size();
+    ImGui::Text("arrived %zu of %zu after %zu steps (%.1f s)", s.arrived, n, s.steps, double(s.steps) * c.dt);
+    ImGui::Text("overlapping pairs now %zu", s.overlaps);
+    ImGui::Text("closest centres %.4f (touching %.4f)", s.closest, 2 * s.scene->radius);
+    ImGui::Text("last step %.3f ms", s.step_ms);
+    ImGui::TextWrapped(
+        "Click to send the crowd there, each agent keeping its place in it. Discs: agents (green "
+        "once home); grey: obstacles.");
 }
 
 void warmup_panel(demo::warmup_scene& s) {
@@ -324,9 +357,12 @@ int main(int argc, char** argv) {
     starlings.count = o.boids > 0 ? static_cast<int>(o.boids) : 3000;
     starlings.seed = o.seed;
     starlings.reset();
+    demo::crowd_scene crowd;
+    crowd.count = o.boids > 0 && o.scene == "crowd" ? static_cast<int>(o.boids) : 0;
+    crowd.reset();
     orbit_camera cam;
     bool dragging = false;
-    int scene = o.scene == "warmup" ? 0 : (o.scene == "flock" ? 1 : 2);
+    int scene = o.scene == "warmup" ? 0 : (o.scene == "flock" ? 1 : (o.scene == "starlings" ? 2 : 3));
     view v;
     batch tris, lines;
     bool running = true;
@@ -341,6 +377,10 @@ int main(int argc, char** argv) {
             if (e.type == SDL_MOUSEBUTTONDOWN && !ui && scene == 0)
                 warmup.target = v.to_world(float(e.button.x), float(e.button.y));
             if (e.type == SDL_MOUSEBUTTONDOWN && !ui && scene == 2) dragging = true;
+            if (e.type == SDL_MOUSEBUTTONDOWN && !ui && scene == 3) {
+                const demo::vec2 at = v.to_world(float(e.button.x), float(e.button.y));
+                crowd.send_to({double(at.x) + crowd.min_x, double(at.y) + crowd.min_y});
+            }
             if (e.type == SDL_MOUSEBUTTONUP) dragging = false;
             if (e.type == SDL_MOUSEMOTION && scene == 2 && dragging) {
                 cam.yaw -= 0.01f * float(e.motion.xrel);
@@ -358,6 +398,7 @@ int main(int argc, char** argv) {
                 case SDLK_3: flock.cfg.use_cohesion = !flock.cfg.use_cohesion; break;
                 case SDLK_r:
                     if (scene == 2) starlings.reset();
+                    else if (scene == 3) crowd.reset();
                     else flock.reset();
                     break;
                 case SDLK_ESCAPE: running = false; break;
@@ -370,8 +411,10 @@ int main(int argc, char** argv) {
         else if (scene == 1) {
             flock.step(dt);
             if (frame % 10 == 0) flock.measure();
-        } else {
+        } else if (scene == 2) {
             starlings.advance(dt);
+        } else {
+            crowd.step();
         }
 
         ImGui_ImplOpenGL2_NewFrame();
@@ -387,10 +430,13 @@ int main(int argc, char** argv) {
         ImGui::RadioButton("flock and hawk", &scene, 1);
         ImGui::SameLine();
         ImGui::RadioButton("starlings", &scene, 2);
+        ImGui::SameLine();
+        ImGui::RadioButton("crowd", &scene, 3);
         ImGui::Separator();
         if (scene == 0) warmup_panel(warmup);
         else if (scene == 1) flock_panel(flock);
-        else starling_panel(starlings);
+        else if (scene == 2) starling_panel(starlings);
+        else crowd_panel(crowd);
         ImGui::PopItemWidth();
         ImGui::End();
         ImGui::Render();
@@ -420,6 +466,20 @@ int main(int argc, char** argv) {
             lines.vertex(v.x(p.x + warmup.last_force.x * 0.15f), v.y(p.y + warmup.last_force.y * 0.15f), 1.f, 0.25f,
                          0.25f);
             arrow(tris, v, p, warmup.velocity, 14.f, 0.95f, 0.95f, 0.95f);
+        } else if (scene == 3) {
+            v.fit(float(crowd.width), float(crowd.height));
+            const auto& edges = crowd.scene->obstacles.edges();
+            for (const auto& e : edges) {
+                const auto& n = edges[e.next];
+                lines.vertex(v.x(float(e.x - crowd.min_x)), v.y(float(e.y - crowd.min_y)), 0.6f, 0.6f, 0.6f);
+                lines.vertex(v.x(float(n.x - crowd.min_x)), v.y(float(n.y - crowd.min_y)), 0.6f, 0.6f, 0.6f);
+            }
+            const auto& sc = *crowd.scene;
+            for (std::size_t i = 0; i < sc.position.size(); ++i) {
+                const bool home = boids::length(boids::sub(sc.goal[i], sc.position[i])) <= sc.arrive;
+                disc(tris, v, crowd, sc.position[i].x, sc.position[i].y, sc.radius, home ? 0.3f : 0.55f,
+                     home ? 0.9f : 0.75f, home ? 0.4f : 1.f);
+            }
         } else if (scene == 2) {
             // Follow the flock: the view eases toward its centre and keeps it in frame.
             const lab::fvec3 c = starlings.centroid();
@@ -476,6 +536,9 @@ int main(int argc, char** argv) {
                     "boids-demo: %llu frames, %zu starlings, t = %.2f s, last step %.3f ms, polarization %.3f\n", frame,
                     starlings.positions.size(), starlings.model.time(), starlings.step_ms,
                     static_cast<double>(starlings.polarization));
+            else if (scene == 3)
+                std::printf("boids-demo: %llu frames, %zu agents, %zu home, %zu overlapping, last step %.3f ms\n",
+                            frame, crowd.scene->position.size(), crowd.arrived, crowd.overlaps, crowd.step_ms);
             else if (scene == 1)
                 std::printf("boids-demo: %llu frames, %zu boids, last step %.3f ms, spacing %.2f px, order %.3f\n",
                             frame, flock.positions.size(), flock.step_ms, static_cast<double>(flock.spacing),

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 #include <boids/boids.hpp>
+#include "crowd.hpp"      // boids-lab's crowd scenes
 #include "starlings.hpp"  // boids-lab's starling scene set-up
 
 namespace demo {
@@ -194,6 +195,71 @@ struct starling_scene {
         }
         const double n = static_cast<double>(std::max<std::size_t>(positions.size(), 1));
         return {static_cast<float>(x / n), static_cast<float>(y / n), static_cast<float>(z / n)};
+    }
+};
+
+// Crowds: boids-lab's three scenes (RVO2's circle and blocks, the doorway), stepped
+// once a frame; a click sends every agent toward the clicked point, each keeping its
+// place in the crowd.
+struct crowd_scene {
+    int scenario = 2;  // circle, blocks, doorway
+    int count = 0;     // 0: the scene's own
+    std::unique_ptr<lab::crowd_scene> scene;
+    boids::uniform_grid<lab::vec2> grid{boids::world_for<lab::vec2>{}, 15.0};
+    boids::uniform_grid<lab::vec2> gauge{boids::world_for<lab::vec2>{}, 3.0};
+    boids::crowd_workspace<lab::vec2> ws;
+    boids::thread_pool pool{1};
+    double min_x = 0, min_y = 0, width = 1, height = 1;  // what the view shows
+    std::size_t arrived = 0, overlaps = 0, steps = 0;
+    double closest = 0, step_ms = 0;
+    float pass_right = 0.1f, horizon = 10.f;  // the panel's sliders, copied into the config
+
+    void reset() {
+        static const char* names[] = {"circle", "blocks", "doorway"};
+        const std::size_t n =
+            count > 0 ? static_cast<std::size_t>(count) : (scenario == 0 ? 250u : (scenario == 1 ? 100u : 20u));
+        scene = std::make_unique<lab::crowd_scene>(names[std::clamp(scenario, 0, 2)], n, 0);
+        pass_right = float(scene->config.pass_right);
+        horizon = float(scene->config.time_horizon);
+        gauge.set_cell_size(2 * scene->radius);
+        double x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+        auto take = [&](double x, double y) {
+            x0 = std::min(x0, x);
+            y0 = std::min(y0, y);
+            x1 = std::max(x1, x);
+            y1 = std::max(y1, y);
+        };
+        for (const auto& p : scene->position) take(p.x, p.y);
+        for (const auto& e : scene->obstacles.edges()) take(e.x, e.y);
+        const double margin = 4 * scene->radius;
+        min_x = x0 - margin;
+        min_y = y0 - margin;
+        width = x1 - x0 + 2 * margin;
+        height = y1 - y0 + 2 * margin;
+        steps = 0;
+        arrived = scene->aim();
+        overlaps = 0;
+        closest = std::numeric_limits<double>::infinity();
+    }
+    void step() {
+        if (!scene) reset();
+        const auto start = std::chrono::steady_clock::now();
+        scene->step(grid, ws, pool);
+        step_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        ++steps;
+        closest = std::numeric_limits<double>::infinity();
+        overlaps = lab::count_contacts(gauge, *scene, closest);
+        arrived = scene->aim();
+    }
+    // Every agent heads for `at` plus its offset from the crowd's centre now.
+    void send_to(lab::vec2 at) {
+        if (!scene || scene->position.empty()) return;
+        lab::vec2 c{0, 0};
+        for (const auto& p : scene->position) c = boids::add(c, p);
+        c = boids::scale(c, 1.0 / static_cast<double>(scene->position.size()));
+        for (std::size_t i = 0; i < scene->position.size(); ++i)
+            scene->goal[i] = boids::add(at, boids::sub(scene->position[i], c));
+        arrived = scene->aim();
     }
 };
 

@@ -175,6 +175,23 @@ struct crowd_result {
     double seconds = 0, closest = std::numeric_limits<double>::infinity(), ms_per_step = 0;
 };
 
+// The pairs of agents closer than the sum of their radii (less the step's tolerance),
+// on `gauge` (a grid of cells two radii wide, apart from the step's); lowers `closest`
+// to the smallest centre distance.
+inline std::size_t count_contacts(boids::uniform_grid<vec2>& gauge, const crowd_scene& scene, double& closest) {
+    const double touching = 2 * scene.radius * (1 - 0.5 * scene.config.overlap_tolerance);
+    std::size_t overlaps = 0;
+    gauge.build(boids::span<const vec2>(scene.position));
+    for (std::size_t i = 0; i < scene.position.size(); ++i)
+        gauge.for_each_within(i, 2 * scene.radius, [&](const boids::neighbor<double, 2>& nb) {
+            if (nb.index < i) return;
+            const double d = std::sqrt(nb.distance_squared);
+            closest = std::min(closest, d);
+            if (d < touching) ++overlaps;
+        });
+    return overlaps;
+}
+
 // Runs the scene until every agent has arrived (or max_steps); `trace` (optional)
 // gets step, agent, x, y, vx, vy rows.
 inline crowd_result run_crowd(const crowd_options& o, std::vector<row>* trace = nullptr) {
@@ -186,7 +203,6 @@ inline crowd_result run_crowd(const crowd_options& o, std::vector<row>* trace = 
     boids::thread_pool threads(static_cast<std::size_t>(o.threads));
     crowd_result r;
     r.agents = n;
-    const double touching = 2 * scene.radius * (1 - 0.5 * scene.config.overlap_tolerance);
     double wall = 0;
     for (;;) {
         r.arrived = scene.aim();
@@ -195,14 +211,7 @@ inline crowd_result run_crowd(const crowd_options& o, std::vector<row>* trace = 
         scene.step(grid, ws, threads);
         wall += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         ++r.steps;
-        gauge.build(boids::span<const vec2>(scene.position));
-        for (std::size_t i = 0; i < n; ++i)
-            gauge.for_each_within(i, 2 * scene.radius, [&](const boids::neighbor<double, 2>& nb) {
-                if (nb.index < i) return;
-                const double d = std::sqrt(nb.distance_squared);
-                r.closest = std::min(r.closest, d);
-                r.overlaps += d < touching ? 1 : 0;
-            });
+        r.overlaps += count_contacts(gauge, scene, r.closest);
         if (trace != nullptr)
             for (std::size_t i = 0; i < n; ++i)
                 trace->push_back({static_cast<double>(r.steps), static_cast<double>(i), scene.position[i].x,
