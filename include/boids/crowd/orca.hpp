@@ -1,6 +1,8 @@
 // boids/crowd/orca.hpp - reciprocal collision avoidance for crowds (ORCA, as in
-// RVO2), 2D, over the user's arrays and the library's finders, followed by a
-// projection that removes whatever overlap the velocities could not prevent.
+// RVO2 and, in 3D, RVO2-3D), over the user's arrays and the library's finders,
+// followed by a projection that removes whatever overlap the velocities could not
+// prevent. 2D agents avoid polygons (crowd/obstacles.hpp), 3D agents spheres and
+// planes (crowd/obstacles3d.hpp).
 //
 // Each step: (1) the finder is built on the positions and every agent finds its
 // max_neighbors nearest within neighbor_distance, and the obstacle edges within reach,
@@ -31,7 +33,9 @@
 #include "../vector.hpp"
 #include "../detail/crowd_contacts.hpp"
 #include "linear_program.hpp"
+#include "linear_program3d.hpp"
 #include "obstacles.hpp"
+#include "obstacles3d.hpp"
 
 namespace boids {
 
@@ -48,7 +52,8 @@ struct crowd_config {
     // Radians: an agent with neighbours aims this much to the right of its preferred
     // velocity, so that symmetric encounters (head-on, a circle of agents swapping
     // sides) turn into passing on the right instead of a standstill; less for an agent
-    // whose shares are all under 0.5, none for one that gives way to nobody. 0: RVO2's aim.
+    // whose shares are all under 0.5, none for one that gives way to nobody. 0: RVO2's
+    // aim. 2D only: in 3D there is no one "right".
     S pass_right = S(0.1);
 
     [[nodiscard]] validation validate() const noexcept {
@@ -118,8 +123,9 @@ template <class V>
 struct crowd_workspace {
     using S = scalar_t<V>;
     struct task_buffers {  // one per task of the executor
-        std::vector<neighbor<S, 2>> neighbors;
-        std::vector<half_plane<S>> lines, projected;
+        std::vector<neighbor<S, dimension_v<V>>> neighbors;
+        std::vector<half_plane<S>> lines, projected;          // 2D
+        std::vector<half_space<S>> spaces, projected_spaces;  // 3D
         std::vector<std::pair<S, std::uint32_t>> edges;
     };
     std::vector<V> new_velocity;
@@ -203,10 +209,98 @@ half_plane<S> orca_half_plane(S rx, S ry, S vix, S viy, S vjx, S vjy, S combined
 
 namespace detail {
 
+// Steps (4) to (6), in index order, for any dimension: every agent moves with its new
+// velocity (ws.new_velocity), then overlap is pushed out and agents whose move crossed
+// an obstacle, or who stay jammed, go back. push_out(i): moves agent i off the
+// obstacles, true if it moved; crosses(i): whether i's move from ws.old_position[i]
+// crossed one.
+template <class V, class PushOut, class Crosses>
+void crowd_finish(const crowd_agents<V>& agents, const crowd_config<scalar_t<V>>& cfg, crowd_workspace<V>& ws,
+                  bool any_obstacles, PushOut&& push_out, Crosses&& crosses) {
+    using S = scalar_t<V>;
+    const std::size_t n = agents.size();
+    const span<const V> pos(agents.position.data(), n);
+    const S inv_dt = S(1) / cfg.dt;
+    for (std::size_t i = 0; i < n; ++i) {  // then every agent moves
+        ws.old_position[i] = agents.position[i];
+        agents.velocity[i] = ws.new_velocity[i];
+        if (boids::is_finite(agents.position[i]))
+            agents.position[i] = boids::add_scaled(agents.position[i], agents.velocity[i], cfg.dt);
+    }
+    ws.last_overlaps = 0;
+    ws.last_passes = 0;
+    ws.last_reverted = 0;
+    S widest = S(0);
+    for (std::size_t i = 0; i < n; ++i) widest = std::max(widest, agents.radius_of(i));
+    if (!(widest > S(0)) && !any_obstacles) return;
+    auto radius_of = [&](std::size_t i) { return agents.radius_of(i); };
+    const S slack = S(0.5) * cfg.overlap_tolerance;
+    // Then overlap is pushed out, pair by pair in index order, each pair apart to the
+    // sum of radii and the tolerance more, split by the shares; agents out of walls.
+    bool clear = !(widest > S(0));
+    bool moved_any = false;
+    if (!clear) {
+        ws.contacts.make(pos, widest, radius_of);
+        for (std::size_t pass = 0; pass < cfg.projection_passes; ++pass) {
+            if (pass > 0 && !ws.contacts.still_exact(pos)) ws.contacts.make(pos, widest, radius_of);
+            std::size_t pushes = ws.contacts.for_each_overlap(
+                pos, slack, [&](std::size_t i, std::size_t j, const V& unit, S dist, S combined) {
+                    const S gap = combined * (S(1) + cfg.overlap_tolerance) - dist;
+                    const S si = agents.share(i, j);
+                    agents.position[i] = boids::add_scaled(agents.position[i], unit, -gap * si);
+                    agents.position[j] = boids::add_scaled(agents.position[j], unit, gap * (S(1) - si));
+                });
+            if (pass == 0) ws.last_overlaps = pushes;
+            if (any_obstacles)
+                for (std::size_t i = 0; i < n; ++i)
+                    if (boids::is_finite(pos[i]) && push_out(i)) ++pushes;
+            if (pushes == 0) {
+                clear = true;
+                break;
+            }
+            moved_any = true;
+            ws.last_passes = pass + 1;
+        }
+    }
+    // An agent whose move crossed an obstacle edge, and the agents of a jam the passes
+    // could not loosen, go back to where they stood (which crossed and overlapped
+    // nothing) and wait (velocity zero), until none is left.
+    auto revert = [&](std::size_t a) {
+        if (ws.reverted[a] != 0) return false;
+        ws.reverted[a] = 1;
+        agents.position[a] = ws.old_position[a];
+        agents.velocity[a] = boids::zero<V>();
+        ++ws.last_reverted;
+        return true;
+    };
+    for (std::size_t round = 0; round <= n; ++round) {
+        std::size_t newly = 0;
+        if (any_obstacles)
+            for (std::size_t i = 0; i < n; ++i) {
+                if (ws.reverted[i] != 0 || !boids::is_finite(pos[i]) || !boids::is_finite(ws.old_position[i])) continue;
+                if (crosses(i) && revert(i)) ++newly;
+            }
+        if (round > 0 || newly > 0 || !clear) {
+            if (!(widest > S(0))) break;
+            ws.contacts.make(pos, widest, radius_of);
+            ws.contacts.for_each_overlap(pos, slack, [&](std::size_t i, std::size_t j, const V&, S, S) {
+                if (revert(i)) ++newly;
+                if (revert(j)) ++newly;
+            });
+        }
+        if (newly == 0) break;
+    }
+    if (!moved_any) return;
+    for (std::size_t i = 0; i < n; ++i) {  // the velocity an agent pushed aside really had
+        if (ws.reverted[i] != 0 || !boids::is_finite(pos[i]) || !boids::is_finite(ws.old_position[i])) continue;
+        const V moved = boids::scale(boids::sub(agents.position[i], ws.old_position[i]), inv_dt);
+        agents.velocity[i] = boids::clamp_magnitude(moved, agents.max_speed_of(i));
+    }
+}
+
 template <class V, class Finder, class Executor>
 void crowd_step(const crowd_agents<V>& agents, const crowd_obstacles<V>* obstacles,
                 const crowd_config<scalar_t<V>>& cfg, Finder& finder, crowd_workspace<V>& ws, Executor&& executor) {
-    static_assert(dimension_v<V> == 2, "crowd_step: 2D agents");
     using S = scalar_t<V>;
     BOIDS_ASSERT(cfg.validate(), "crowd_step: invalid crowd_config (call validate() for the reason)");
     if (!cfg.validate()) return;
@@ -281,87 +375,146 @@ void crowd_step(const crowd_agents<V>& agents, const crowd_obstacles<V>* obstacl
             ws.new_velocity[i] = boids::clamp_magnitude(chosen, speed);  // rounding can leave it a hair beyond
         }
     });
-    for (std::size_t i = 0; i < n; ++i) {  // then every agent moves
-        ws.old_position[i] = agents.position[i];
-        agents.velocity[i] = ws.new_velocity[i];
-        if (boids::is_finite(agents.position[i]))
-            agents.position[i] = boids::add_scaled(agents.position[i], agents.velocity[i], cfg.dt);
-    }
-    ws.last_overlaps = 0;
-    ws.last_passes = 0;
-    ws.last_reverted = 0;
-    S widest = S(0);
-    for (std::size_t i = 0; i < n; ++i) widest = std::max(widest, agents.radius_of(i));
-    if (!(widest > S(0)) && obstacles == nullptr) return;
-    auto radius_of = [&](std::size_t i) { return agents.radius_of(i); };
-    const S slack = S(0.5) * cfg.overlap_tolerance;
-    // Then overlap is pushed out, pair by pair in index order, each pair apart to the
-    // sum of radii and the tolerance more, split by the shares; agents out of walls.
-    bool clear = !(widest > S(0));
-    bool moved_any = false;
-    if (!clear) {
-        ws.contacts.make(pos, widest, radius_of);
-        for (std::size_t pass = 0; pass < cfg.projection_passes; ++pass) {
-            if (pass > 0 && !ws.contacts.still_exact(pos)) ws.contacts.make(pos, widest, radius_of);
-            std::size_t pushes = ws.contacts.for_each_overlap(
-                pos, slack, [&](std::size_t i, std::size_t j, const V& unit, S dist, S combined) {
-                    const S gap = combined * (S(1) + cfg.overlap_tolerance) - dist;
-                    const S si = agents.share(i, j);
-                    agents.position[i] = boids::add_scaled(agents.position[i], unit, -gap * si);
-                    agents.position[j] = boids::add_scaled(agents.position[j], unit, gap * (S(1) - si));
-                });
-            if (pass == 0) ws.last_overlaps = pushes;
-            if (obstacles != nullptr)
-                for (std::size_t i = 0; i < n; ++i) {
-                    S x = boids::get(pos[i], 0), y = boids::get(pos[i], 1);
-                    if (!boids::is_finite(pos[i]) || !obstacles->push_out(x, y, agents.radius_of(i))) continue;
-                    agents.position[i] = traits_of<V>::make(x, y);
-                    ++pushes;
-                }
-            if (pushes == 0) {
-                clear = true;
-                break;
-            }
-            moved_any = true;
-            ws.last_passes = pass + 1;
-        }
-    }
-    // An agent whose move crossed an obstacle edge, and the agents of a jam the passes
-    // could not loosen, go back to where they stood (which crossed and overlapped
-    // nothing) and wait (velocity zero), until none is left.
-    auto revert = [&](std::size_t a) {
-        if (ws.reverted[a] != 0) return false;
-        ws.reverted[a] = 1;
-        agents.position[a] = ws.old_position[a];
-        agents.velocity[a] = boids::zero<V>();
-        ++ws.last_reverted;
-        return true;
+    crowd_finish(
+        agents, cfg, ws, obstacles != nullptr,
+        [&](std::size_t i) {
+            S x = boids::get(agents.position[i], 0), y = boids::get(agents.position[i], 1);
+            if (!obstacles->push_out(x, y, agents.radius_of(i))) return false;
+            agents.position[i] = traits_of<V>::make(x, y);
+            return true;
+        },
+        [&](std::size_t i) {
+            return obstacles->crosses(boids::get(ws.old_position[i], 0), boids::get(ws.old_position[i], 1),
+                                      boids::get(agents.position[i], 0), boids::get(agents.position[i], 1));
+        });
+}
+
+// The ORCA half-space agent i (at relative position 0, velocity vi) gets from a
+// neighbour at relative position r with velocity vj, as RVO2-3D builds it, i taking
+// `share` of the change. `tie`: a side to step to when the geometry names none.
+template <class S>
+half_space<S> orca_half_space(const vec3s<S>& r, const vec3s<S>& vi, const vec3s<S>& vj, S combined, S share,
+                              S inv_horizon, S inv_dt, S tie) noexcept {
+    const vec3s<S> w0 = sub3(vi, vj);
+    const S dist2 = dot3(r, r);
+    const S combined2 = combined * combined;
+    vec3s<S> n{}, u{};
+    auto toward = [&](const vec3s<S>& w, S reach) {  // out of the sphere of radius reach around the cut-off centre
+        const S len = std::sqrt(dot3(w, w));
+        n = len > S(0) ? vec3s<S>{w[0] / len, w[1] / len, w[2] / len} : vec3s<S>{tie, S(0), S(0)};
+        u = {(reach - len) * n[0], (reach - len) * n[1], (reach - len) * n[2]};
     };
-    for (std::size_t round = 0; round <= n; ++round) {
-        std::size_t newly = 0;
-        if (obstacles != nullptr)
-            for (std::size_t i = 0; i < n; ++i) {
-                if (ws.reverted[i] != 0 || !boids::is_finite(pos[i]) || !boids::is_finite(ws.old_position[i])) continue;
-                if (obstacles->crosses(boids::get(ws.old_position[i], 0), boids::get(ws.old_position[i], 1),
-                                       boids::get(pos[i], 0), boids::get(pos[i], 1)))
-                    if (revert(i)) ++newly;
-            }
-        if (round > 0 || newly > 0 || !clear) {
-            if (!(widest > S(0))) break;
-            ws.contacts.make(pos, widest, radius_of);
-            ws.contacts.for_each_overlap(pos, slack, [&](std::size_t i, std::size_t j, const V&, S, S) {
-                if (revert(i)) ++newly;
-                if (revert(j)) ++newly;
-            });
+    if (dist2 > combined2) {
+        const vec3s<S> w = axpy3(-inv_horizon, r, w0);
+        const S w2 = dot3(w, w);
+        const S d = dot3(w, r);
+        if (d < S(0) && d * d > combined2 * w2) {
+            toward(w, combined * inv_horizon);
+        } else {  // the cone's side
+            const S a = dist2, b = dot3(r, w0);
+            const vec3s<S> rw = cross3(r, w0);
+            const S c = dot3(w0, w0) - dot3(rw, rw) / (dist2 - combined2);
+            const S t = (b + std::sqrt(std::max(b * b - a * c, S(0)))) / a;
+            toward(axpy3(-t, r, w0), combined * t);
         }
-        if (newly == 0) break;
+    } else {
+        toward(axpy3(-inv_dt, r, w0), combined * inv_dt);
     }
-    if (!moved_any) return;
-    for (std::size_t i = 0; i < n; ++i) {  // the velocity an agent pushed aside really had
-        if (ws.reverted[i] != 0 || !boids::is_finite(pos[i]) || !boids::is_finite(ws.old_position[i])) continue;
-        const V moved = boids::scale(boids::sub(agents.position[i], ws.old_position[i]), inv_dt);
-        agents.velocity[i] = boids::clamp_magnitude(moved, agents.max_speed_of(i));
+    half_space<S> h;
+    h.normal = n;
+    h.point = axpy3(share, u, vi);
+    return h;
+}
+
+// Steps (1) to (3) of the top of this header in 3D; obstacles may be null.
+template <class V, class Finder, class Executor>
+void crowd_choose3(const crowd_agents<V>& agents, const crowd_obstacles3<V>* obstacles,
+                   const crowd_config<scalar_t<V>>& cfg, Finder& finder, crowd_workspace<V>& ws, Executor&& executor) {
+    using S = scalar_t<V>;
+    const std::size_t n = agents.size();
+    const span<const V> pos(agents.position.data(), n);
+    const std::size_t k = cfg.max_neighbors;
+    const std::size_t tasks = task_count(n, 256, executor);
+    ws.prepare(n, tasks, k);
+    const std::size_t extra = obstacles == nullptr ? 0 : obstacles->spheres().size() + obstacles->planes().size();
+    for (auto& b : ws.tasks) {
+        if (b.spaces.size() < k + extra) b.spaces.resize(k + extra);
+        if (b.projected_spaces.size() < k + extra) b.projected_spaces.resize(k + extra);
     }
+    finder.build(pos);
+    const S inv_dt = S(1) / cfg.dt;
+    auto v3 = [](const V& v) { return vec3s<S>{boids::get(v, 0), boids::get(v, 1), boids::get(v, 2)}; };
+    executor(tasks, [&](std::size_t t) {
+        const index_range range = task_range(n, t, tasks);
+        typename crowd_workspace<V>::task_buffers& b = ws.tasks[t];
+        k_nearest<S, 3> near(span<neighbor<S, 3>>(b.neighbors.data(), k), k);
+        for (std::size_t i = range.begin; i < range.end; ++i) {
+            const V pref = agents.preferred_velocity[i];
+            if (!boids::is_finite(pos[i]) || !boids::is_finite(agents.velocity[i]) || !boids::is_finite(pref)) {
+                ws.new_velocity[i] = boids::zero<V>();
+                continue;
+            }
+            const vec3s<S> pi = v3(pos[i]), vi = v3(agents.velocity[i]);
+            const S ri = agents.radius_of(i), speed = agents.max_speed_of(i);
+            std::size_t m = 0;
+            if (obstacles != nullptr) {
+                const S horizon = agents.time_horizon_obstacle_of(i, cfg.time_horizon_obstacle);
+                const S inv_h = S(1) / horizon;
+                for (const auto& sp : obstacles->spheres()) {  // a still agent that never gives way
+                    const vec3s<S> r = sub3(v3(sp.centre), pi);
+                    const S reach = horizon * speed + ri + sp.radius;
+                    if (dot3(r, r) >= reach * reach) continue;
+                    b.spaces[m++] = orca_half_space(r, vi, vec3s<S>{}, ri + sp.radius, S(1), inv_h, inv_dt, S(1));
+                }
+                for (const auto& pl : obstacles->planes()) {  // n . v >= -(gap) / horizon, or back out within a step
+                    const vec3s<S> nrm = v3(pl.normal);
+                    const S gap = dot3(sub3(pi, v3(pl.point)), nrm) - ri;
+                    if (gap >= horizon * speed) continue;
+                    const S least = gap > S(0) ? -gap * inv_h : -gap * inv_dt;
+                    half_space<S> h;
+                    h.normal = nrm;
+                    h.point = {least * nrm[0], least * nrm[1], least * nrm[2]};
+                    b.spaces[m++] = h;
+                }
+            }
+            const std::size_t hard = m;
+            if (k > 0) {
+                finder.nearest(i, near, cfg.neighbor_distance);
+                const S inv_horizon = S(1) / agents.time_horizon_of(i, cfg.time_horizon);
+                for (const neighbor<S, 3>& nb : near.result()) {
+                    const std::size_t j = nb.index;
+                    const V vj = agents.velocity[j];
+                    if (!boids::is_finite(vj) || !boids::is_finite(pos[j])) continue;
+                    const S combined = ri + agents.radius_of(j);
+                    if (!(combined > S(0))) continue;
+                    b.spaces[m++] =
+                        orca_half_space(vec3s<S>{nb.offset[0], nb.offset[1], nb.offset[2]}, vi, v3(vj), combined,
+                                        agents.share(i, j), inv_horizon, inv_dt, i < j ? S(1) : S(-1));
+                }
+            }
+            const span<const half_space<S>> all(b.spaces.data(), m);
+            vec3s<S> v{};
+            const std::size_t failed = lp3d(all, speed, v3(pref), false, v);
+            if (failed < m)
+                lp3d_least_violation(all, failed, speed, v, span<half_space<S>>(b.projected_spaces.data(), m), hard);
+            V chosen = traits_of<V>::make(v[0], v[1], v[2]);
+            if (!boids::is_finite(chosen)) chosen = boids::zero<V>();
+            ws.new_velocity[i] = boids::clamp_magnitude(chosen, speed);
+        }
+    });
+}
+
+template <class V, class Finder, class Executor>
+void crowd_step3(const crowd_agents<V>& agents, const crowd_obstacles3<V>* obstacles,
+                 const crowd_config<scalar_t<V>>& cfg, Finder& finder, crowd_workspace<V>& ws, Executor&& executor) {
+    BOIDS_ASSERT(cfg.validate(), "crowd_step: invalid crowd_config (call validate() for the reason)");
+    if (!cfg.validate()) return;
+    if (obstacles != nullptr && obstacles->empty()) obstacles = nullptr;
+    crowd_choose3(agents, obstacles, cfg, finder, ws, executor);
+    crowd_finish(
+        agents, cfg, ws, obstacles != nullptr,
+        [&](std::size_t i) { return obstacles->push_out(agents.position[i], agents.radius_of(i)); },
+        [&](std::size_t i) { return obstacles->crosses(ws.old_position[i], agents.position[i]); });
 }
 
 }  // namespace detail
@@ -373,7 +526,10 @@ void crowd_step(const crowd_agents<V>& agents, const crowd_obstacles<V>* obstacl
 template <class V, class Finder, class Executor = sequential>
 void crowd_step(const crowd_agents<V>& agents, const crowd_config<scalar_t<V>>& cfg, Finder& finder,
                 crowd_workspace<V>& ws, Executor&& executor = {}) {
-    detail::crowd_step(agents, static_cast<const crowd_obstacles<V>*>(nullptr), cfg, finder, ws, executor);
+    static_assert(dimension_v<V> == 2 || dimension_v<V> == 3, "crowd_step: 2D or 3D agents");
+    if constexpr (dimension_v<V> == 2)
+        detail::crowd_step(agents, static_cast<const crowd_obstacles<V>*>(nullptr), cfg, finder, ws, executor);
+    else detail::crowd_step3(agents, static_cast<const crowd_obstacles3<V>*>(nullptr), cfg, finder, ws, executor);
 }
 
 // The same among static obstacles (crowd/obstacles.hpp): no agent's centre crosses an
@@ -383,6 +539,14 @@ void crowd_step(const crowd_agents<V>& agents, const crowd_obstacles<V>& obstacl
                 const crowd_config<scalar_t<V>>& cfg, Finder& finder, crowd_workspace<V>& ws,
                 Executor&& executor = {}) {
     detail::crowd_step(agents, &obstacles, cfg, finder, ws, executor);
+}
+
+// The same in 3D among spheres and planes (crowd/obstacles3d.hpp).
+template <class V, class Finder, class Executor = sequential>
+void crowd_step(const crowd_agents<V>& agents, const crowd_obstacles3<V>& obstacles,
+                const crowd_config<scalar_t<V>>& cfg, Finder& finder, crowd_workspace<V>& ws,
+                Executor&& executor = {}) {
+    detail::crowd_step3(agents, &obstacles, cfg, finder, ws, executor);
 }
 
 }  // namespace boids
