@@ -4,6 +4,7 @@
 #include <cstring>
 #include <boids/executor.hpp>
 #include <boids/neighbors/uniform_grid.hpp>
+#include "lab_vector.hpp"
 
 TEMPLATE_TEST_CASE("uniform_grid agrees with all_pairs on random flocks", "[uniform_grid][property]",
                    BOIDS_ALL_VEC_TYPES) {
@@ -34,6 +35,20 @@ TEST_CASE("uniform_grid lays out whole cells a little larger than asked", "[unif
     CHECK(g.cells_per_axis()[0] == 14);
     CHECK(g.cells_per_axis()[1] == 8);
     CHECK(g.bucket_count() == 112);
+}
+
+TEST_CASE("uniform_grid keeps its cells near 8 a boid for a flat cloud spread far apart", "[uniform_grid]") {
+    // Two axes wide, one a single cell: scaling every axis alike left the wide ones at
+    // thousands of cells each (gigabytes of buckets).
+    std::vector<lab::vec3> p{{0, 0, 0}, {1e12, 1e12, 0}, {-1e12, 5e11, 0}, {3, 4, 0}};
+    boids::uniform_grid<lab::vec3> g(boids::world_for<lab::vec3>{}, 1.0);
+    g.build(boids::span<const lab::vec3>(p));
+    CHECK(g.bucket_count() <= 4096);
+    CHECK(g.cells_per_axis()[2] == 1);
+    CHECK(g.cells_per_axis()[0] > 1);
+    std::size_t seen = 0;
+    g.for_each_within(3, 10.0, [&](const boids::neighbor<double, 3>& nb) { seen += nb.index == 0 ? 1 : 0; });
+    CHECK(seen == 1);  // still exact
 }
 
 TEMPLATE_TEST_CASE("uniform_grid pads a torus's cells only by what rounding needs", "[uniform_grid][property]",

@@ -119,9 +119,17 @@ struct grid_layout {
             cells[d] = std::isfinite(c) ? std::max(1.0, std::min(c, 1e9)) : 1.0;
             total *= cells[d];
         }
-        if (total > cap) {
-            const double f = std::pow(total / cap, 1.0 / static_cast<double>(dim));
-            for (std::size_t d = 0; d < dim; ++d) cells[d] = std::max(1.0, std::floor(cells[d] / f));
+        // Shrink the axes that still have cells to spare until the total fits: a flat
+        // cloud (one axis at a single cell) must not keep the others' full counts.
+        while (total > cap) {
+            double spare = 0;
+            for (std::size_t d = 0; d < dim; ++d) spare += cells[d] > 1.0 ? 1.0 : 0.0;
+            const double f = std::pow(total / cap, 1.0 / spare);
+            total = 1;
+            for (std::size_t d = 0; d < dim; ++d) {
+                if (cells[d] > 1.0) cells[d] = std::max(1.0, std::floor(cells[d] / f));
+                total *= cells[d];
+            }
         }
         for (std::size_t d = 0; d < dim; ++d) {
             n[d] = static_cast<std::int32_t>(cells[d]);
