@@ -5,6 +5,7 @@
 #include <array>
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <optional>
@@ -24,7 +25,7 @@ struct arguments {
 inline std::optional<arguments> parse_arguments(const std::vector<std::string>& argv, std::string& error) {
     arguments out;
     if (argv.empty()) {
-        error = "missing command (vehicle, flock, starlings)";
+        error = "missing command (vehicle, flock, starlings, crowd, formation)";
         return std::nullopt;
     }
     out.command = argv[0];
@@ -62,6 +63,14 @@ inline std::optional<double> parse_number(const std::string& s) {
     const double v = std::strtod(s.c_str(), &end);
     if (end != s.c_str() + s.size() || errno == ERANGE || !std::isfinite(v)) return std::nullopt;
     return v;
+}
+
+// A number for a JSON line: %.6g, or null for one that is not finite.
+inline std::string json_number(double x) {
+    if (!std::isfinite(x)) return "null";
+    char b[32];
+    std::snprintf(b, sizeof b, "%.6g", x);
+    return b;
 }
 
 // A non-negative integer that fits (digits only).

@@ -20,6 +20,21 @@
 
 namespace lab {
 
+// Crowd agents over the lab's arrays, all of one radius and top speed.
+inline boids::crowd_agents<vec2> same_size_agents(std::vector<vec2>& position, std::vector<vec2>& velocity,
+                                                  const std::vector<vec2>& preferred, const double& radius,
+                                                  const double& max_speed,
+                                                  const std::vector<double>& responsibility = {}) {
+    return {boids::span<vec2>(position),
+            boids::span<vec2>(velocity),
+            boids::span<const vec2>(preferred),
+            boids::span<const double>(&radius, 1),
+            boids::span<const double>(&max_speed, 1),
+            boids::span<const double>(responsibility),
+            {},
+            {}};
+}
+
 struct crowd_options {
     std::string scenario = "circle";
     unsigned long long agents = 0;  // 0: the scene's own count (250, 100, 20)
@@ -63,14 +78,7 @@ struct crowd_scene {
         }
     }
     boids::crowd_agents<vec2> agents() {
-        return {boids::span<vec2>(position),
-                boids::span<vec2>(velocity),
-                boids::span<const vec2>(preferred),
-                boids::span<const double>(&radius, 1),
-                boids::span<const double>(&max_speed, 1),
-                boids::span<const double>(responsibility),
-                {},
-                {}};
+        return same_size_agents(position, velocity, preferred, radius, max_speed, responsibility);
     }
     void step(boids::uniform_grid<vec2>& grid, boids::crowd_workspace<vec2>& ws, boids::thread_pool& threads) {
         if (obstacles.empty()) boids::crowd_step(agents(), config, grid, ws, threads);
@@ -223,12 +231,7 @@ inline crowd_result run_crowd(const crowd_options& o, std::vector<row>* trace = 
 }
 
 inline std::string crowd_json(const crowd_result& r) {
-    auto num = [](double x) {
-        if (!std::isfinite(x)) return std::string("null");
-        char b[32];
-        std::snprintf(b, sizeof b, "%.6g", x);
-        return std::string(b);
-    };
+    const auto num = json_number;
     return "{\"agents\": " + std::to_string(r.agents) + ", \"steps\": " + std::to_string(r.steps) +
            ", \"seconds\": " + num(r.seconds) + ", \"closest\": " + num(r.closest) +
            ", \"overlaps\": " + std::to_string(r.overlaps) + ", \"ms_per_step\": " + num(r.ms_per_step) +

@@ -27,18 +27,24 @@ namespace detail {
 // Arrive at a moving point: the desired velocity is the point's own velocity plus
 // the arrive ramp toward it, so the agent matches its pace instead of lagging.
 template <class V>
-[[nodiscard]] V arrive_moving(const V& target, const V& target_velocity, scalar_t<V> slowing_radius,
-                              const steering_limits<scalar_t<V>>& limits, const V& position,
-                              const V& velocity) noexcept {
+[[nodiscard]] V moving_target_velocity(const V& target, const V& target_velocity, scalar_t<V> slowing_radius,
+                                       scalar_t<V> max_speed, const V& position) noexcept {
     using S = scalar_t<V>;
     const V to = boids::sub(target, position);
     const S d = boids::length(to);
     V desired = target_velocity;
     if (d > S(0)) {
         const S ramp = slowing_radius > S(0) ? std::min(S(1), d / slowing_radius) : S(1);
-        desired = boids::add_scaled(desired, to, limits.max_speed * ramp / d);
+        desired = boids::add_scaled(desired, to, max_speed * ramp / d);
     }
-    return boids::steer_toward(boids::clamp_magnitude(desired, limits.max_speed), velocity, limits);
+    return boids::clamp_magnitude(desired, max_speed);
+}
+template <class V>
+[[nodiscard]] V arrive_moving(const V& target, const V& target_velocity, scalar_t<V> slowing_radius,
+                              const steering_limits<scalar_t<V>>& limits, const V& position,
+                              const V& velocity) noexcept {
+    return boids::steer_toward(
+        moving_target_velocity(target, target_velocity, slowing_radius, limits.max_speed, position), velocity, limits);
 }
 }  // namespace detail
 

@@ -1,0 +1,345 @@
+// formation.hpp - `boids-lab formation`: a squad forms up from where it stands, marches
+// to a goal 60 m away in formation (boids/behaviors/formation.hpp) and crosses a wall
+// through a gap narrower than itself: it narrows into ranks that fit, goes through and
+// widens again. --avoidance=crowd (the default) moves members with crowd_step, which
+// keeps them apart and out of the wall; --avoidance=steering moves them with keep_slot
+// and separation on open ground (no wall: the steering blend has no walls to respect).
+#pragma once
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <string>
+#include <vector>
+#include <boids/behaviors/formation.hpp>
+#include <boids/behaviors/orientation.hpp>
+#include <boids/blend.hpp>
+#include <boids/crowd/obstacles.hpp>
+#include <boids/crowd/orca.hpp>
+#include <boids/neighbors/uniform_grid.hpp>
+#include <boids/random.hpp>
+#include "cli.hpp"
+#include "crowd.hpp"
+#include "csv.hpp"
+#include "lab_vector.hpp"
+
+namespace lab {
+
+struct formation_options {
+    std::string pattern = "wedge", avoidance = "crowd";
+    unsigned long long members = 24, seed = 1, threads = 1, max_steps = 20000;
+    double gap = 4.5;  // m; 0: no wall
+    bool json = false;
+    std::string trace;
+};
+
+inline boids::formation_pattern pattern_named(const std::string& name) {
+    if (name == "line") return boids::formation_pattern::line;
+    if (name == "column") return boids::formation_pattern::column;
+    if (name == "circle") return boids::formation_pattern::circle;
+    if (name == "grid") return boids::formation_pattern::grid;
+    return boids::formation_pattern::wedge;
+}
+
+// The scene: members of radius 0.5 m scattered (seeded) behind the start, slots 1.5 m
+// apart, members up to 2 m/s, the anchor marching at up to 1.2 m/s from (-30, 0) to
+// a goal far enough past the wall at x = 0 for the whole formation, however deep, to
+// stand beyond it (10 m plus its depth, wide or narrowed); the gap in the wall is
+// --gap metres, centred on y = 0; steps of 0.1 s.
+struct formation_scene {
+    double radius = 0.5, spacing = 1.5, max_speed = 2.0, march = 1.2, dt = 0.1;
+    vec2 anchor{-30, 0}, anchor_velocity{0, 0}, goal{30, 0};
+    double heading = 0, turn_rate = 0;  // the anchor's heading (rad) and its rate
+    double gap = 0;
+    boids::formation_shape<double> shape;
+    std::vector<vec2> position, velocity, preferred, local, slot, slot_velocity;
+    std::vector<std::size_t> slot_of;
+    boids::formation_workspace ws;
+    boids::crowd_config<double> config{};
+    boids::crowd_obstacles<vec2> obstacles{4.0};
+    boids::angular_limits<double> turning{1.0, 2.0, 0.15};
+    bool was_narrowed = false, relaid = false;  // the layout changed this step
+
+    formation_scene(const formation_options& o) : gap(o.gap) {
+        const std::size_t n = static_cast<std::size_t>(o.members);
+        shape.pattern = pattern_named(o.pattern);
+        shape.spacing = spacing;
+        config.dt = dt;
+        config.neighbor_distance = 5;
+        config.max_neighbors = 10;
+        config.time_horizon = 2;
+        config.time_horizon_obstacle = 2;
+        // Members on a jittered grid 2 m apart behind and around the start.
+        boids::random_stream rng(boids::hash_combine(o.seed, 0xF0F0u));
+        const std::size_t side = static_cast<std::size_t>(std::ceil(std::sqrt(static_cast<double>(n))));
+        for (std::size_t i = 0; i < n; ++i) {
+            const double gx = static_cast<double>(i % side), gy = static_cast<double>(i / side);
+            position.push_back({-36.0 + 2.0 * gx + rng.uniform(-0.4, 0.4),
+                                2.0 * (gy - 0.5 * static_cast<double>(side - 1)) + rng.uniform(-0.4, 0.4)});
+        }
+        velocity.assign(n, vec2{0, 0});
+        preferred.assign(n, vec2{0, 0});
+        local.assign(n, vec2{0, 0});
+        slot.assign(n, vec2{0, 0});
+        slot_velocity.assign(n, vec2{0, 0});
+        slot_of.assign(n, boids::unassigned);
+        if (gap > 0) {
+            auto box = [&](double x0, double y0, double x1, double y1) {
+                const vec2 v[4] = {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}};
+                obstacles.add_polygon(boids::span<const vec2>(v, 4));
+            };
+            box(-0.5, 0.5 * gap, 0.5, 40);
+            box(-0.5, -40, 0.5, -0.5 * gap);
+        }
+        if (gap > 0) {
+            double front, back;
+            lay_out();
+            extent(front, back);
+            goal.x = std::max(goal.x, 10.0 - back);
+            shape.max_width = std::max(0.0, gap - 2 * radius - 0.5 * radius);
+            boids::formation_slots(shape, boids::span<vec2>(local), ws);
+            extent(front, back);
+            shape.max_width = std::numeric_limits<double>::infinity();
+            goal.x = std::max(goal.x, 10.0 - back);
+        }
+        lay_out();
+        boids::assign_slots(boids::span<const vec2>(position), boids::span<const vec2>(slot),
+                            boids::span<std::size_t>(slot_of), ws);
+    }
+
+    // The front and back (along the heading) of the slots as laid out now.
+    void extent(double& front, double& back) const {
+        front = -std::numeric_limits<double>::infinity();
+        back = std::numeric_limits<double>::infinity();
+        for (const vec2& s : local) {
+            front = std::max(front, s.x);
+            back = std::min(back, s.x);
+        }
+    }
+
+    // The slots for the anchor where it is: narrowed to fit the gap while any part of
+    // the formation, wide or narrowed, is within four spacings of the wall.
+    void lay_out() {
+        shape.max_width = std::numeric_limits<double>::infinity();
+        boids::formation_slots(shape, boids::span<vec2>(local), ws);
+        if (gap > 0) {
+            double front, back, narrow_front, narrow_back;
+            extent(front, back);
+            boids::formation_shape<double> narrow = shape;
+            narrow.max_width = std::max(0.0, gap - 2 * radius - 0.5 * radius);
+            boids::formation_slots(narrow, boids::span<vec2>(local), ws);
+            extent(narrow_front, narrow_back);
+            const double clearance = 4 * spacing;
+            const double ahead = anchor.x + std::max(front, narrow_front),
+                         behind = anchor.x + std::min(back, narrow_back);
+            const bool narrowed = ahead + clearance > -0.5 && behind - radius < 0.5 + radius;
+            if (!narrowed) boids::formation_slots(shape, boids::span<vec2>(local), ws);
+            relaid = narrowed != was_narrowed;
+            was_narrowed = narrowed;
+        }
+        const vec2 facing = boids::direction_of<vec2>(heading);
+        boids::place_slots(anchor, facing, boids::span<const vec2>(local), boids::span<vec2>(slot));
+        for (std::size_t j = 0; j < slot.size(); ++j) {  // the anchor's velocity plus its turn
+            const vec2 r = boids::sub(slot[j], anchor);
+            slot_velocity[j] = {anchor_velocity.x - turn_rate * r.y, anchor_velocity.y + turn_rate * r.x};
+        }
+    }
+
+    // How far each member is from its slot: the mean and the worst.
+    void errors(double& mean, double& worst) const {
+        mean = 0;
+        worst = 0;
+        for (std::size_t i = 0; i < position.size(); ++i) {
+            const double e = boids::distance(position[i], slot[slot_of[i]]);
+            mean += e;
+            worst = std::max(worst, e);
+        }
+        if (!position.empty()) mean /= static_cast<double>(position.size());
+    }
+
+    // The anchor marches toward the goal at a pace the stragglers allow, turning to face
+    // where it goes within its angular limits; then the slots follow it.
+    void move_anchor(double worst) {
+        const double pace = boids::formation_pace(worst, spacing);
+        const vec2 to = boids::sub(goal, anchor);
+        const double d = boids::length(to);
+        const double speed = march * pace * std::min(1.0, d / (2 * march));
+        anchor_velocity = d > 1e-9 ? boids::scale(to, speed / d) : vec2{0, 0};
+        const double a = boids::face<vec2>{goal, turning}(anchor, anchor_velocity, heading, turn_rate);
+        boids::integrate_orientation(heading, turn_rate, d > 0.5 ? a : -turn_rate / turning.reaction_time, dt, turning);
+        anchor = boids::add_scaled(anchor, anchor_velocity, dt);
+        lay_out();
+        // A new layout: who is nearest which slot has changed (a member at the side of
+        // a ring may now be behind those who would walk into the gap ahead of it).
+        if (relaid)
+            boids::assign_slots(boids::span<const vec2>(position), boids::span<const vec2>(slot),
+                                boids::span<std::size_t>(slot_of), ws);
+    }
+
+    // Each member's preferred velocity: keep its slot; one near the wall on the wrong
+    // side of it from its slot lines up in front of the gap and goes through first.
+    void aim() {
+        const boids::steering_limits<double> limits{max_speed, 4.0, 0.25, 0.0};
+        for (std::size_t i = 0; i < position.size(); ++i) {
+            const std::size_t j = slot_of[i];
+            vec2 target = slot[j], pace = slot_velocity[j];
+            const vec2 p = position[i];
+            if (gap > 0 && p.x < 0.5 + radius && p.x > -4 * spacing && target.x > -0.5 - radius) {
+                // Near the wall with the slot beyond it: line up in front of the gap, then
+                // walk straight through along the lane.
+                const double lane = std::max(0.0, 0.5 * gap - radius - 0.25);
+                const double y = std::clamp(p.y, -lane, lane);
+                if (std::fabs(p.y) > lane + 0.1) target = {std::min(p.x, -0.5 - 2 * radius), y};
+                else target = {std::max(p.x, 0.0) + 2.0, y};
+                pace = {0, 0};
+            }
+            preferred[i] = boids::keep_slot<vec2>{target, pace, limits}.desired_velocity(p);
+        }
+    }
+
+    boids::crowd_agents<vec2> agents() { return same_size_agents(position, velocity, preferred, radius, max_speed); }
+
+    // Steering without the crowd: keep the slot, pushed apart by neighbours within two
+    // radii and a half (closer = harder), integrated by semi-implicit Euler.
+    void steer_members(boids::uniform_grid<vec2>& grid) {
+        const boids::steering_limits<double> limits{max_speed, 4.0, 0.25, 0.0};
+        grid.build(boids::span<const vec2>(position));
+        std::vector<vec2>& next = preferred;  // the preferred velocities become the accelerations
+        for (std::size_t i = 0; i < position.size(); ++i) {
+            vec2 push{0, 0};
+            grid.for_each_within(i, 2.5 * radius, [&](const boids::neighbor<double, 2>& nb) {
+                const double dist = std::sqrt(nb.distance_squared);
+                const vec2 away = boids::sub(position[i], position[nb.index]);
+                const vec2 dir = dist > 1e-12 ? boids::scale(away, 1.0 / dist) : vec2{0, i < nb.index ? 1.0 : -1.0};
+                push = boids::add_scaled(push, dir, (2.5 * radius - dist) / (0.5 * radius));
+            });
+            const vec2 keep = boids::steer_toward(preferred[i], velocity[i], limits);
+            const vec2 apart = boids::scale(push, limits.max_force);
+            next[i] = boids::blend_priority(limits.max_force, 1e-9, apart, keep);
+        }
+        for (std::size_t i = 0; i < position.size(); ++i)
+            boids::integrate(position[i], velocity[i], next[i], dt, limits);
+    }
+};
+
+struct formation_result {
+    std::size_t members = 0, steps = 0, passed = 0;
+    double time_to_goal = -1, formed_at = -1, slot_error_mean = 0, slot_error_max = 0, ms_per_step = 0;
+    double min_separation = std::numeric_limits<double>::infinity(), separation = 0;
+};
+
+// The smallest centre distance between two members (within `reach`; +inf if none).
+inline double closest_pair(boids::uniform_grid<vec2>& gauge, const std::vector<vec2>& p, double reach) {
+    double closest = std::numeric_limits<double>::infinity();
+    gauge.build(boids::span<const vec2>(p));
+    for (std::size_t i = 0; i < p.size(); ++i)
+        gauge.for_each_within(i, reach, [&](const boids::neighbor<double, 2>& nb) {
+            if (nb.index > i) closest = std::min(closest, std::sqrt(nb.distance_squared));
+        });
+    return closest;
+}
+
+// Runs until the anchor stands at the goal with every member within a quarter spacing
+// of its slot (or max_steps). "Formed" is the first step with every member within half
+// a spacing; slot_error_mean averages the members' mean slot error over every step
+// from then on, through the gap included.
+inline formation_result run_formation(const formation_options& o, std::vector<row>* trace = nullptr) {
+    formation_scene scene(o);
+    const std::size_t n = scene.position.size();
+    boids::uniform_grid<vec2> grid(boids::world_for<vec2>{}, scene.config.neighbor_distance);
+    boids::uniform_grid<vec2> gauge(boids::world_for<vec2>{}, 2 * scene.radius);
+    boids::crowd_workspace<vec2> ws;
+    boids::thread_pool threads(static_cast<std::size_t>(o.threads));
+    formation_result r;
+    r.members = n;
+    r.separation = 2 * scene.radius;
+    double wall = 0, error_sum = 0;
+    std::size_t formed_steps = 0;
+    for (;;) {
+        double mean, worst;
+        scene.errors(mean, worst);
+        if (r.formed_at < 0 && worst <= 0.5 * scene.spacing) r.formed_at = static_cast<double>(r.steps) * scene.dt;
+        if (r.formed_at >= 0 && r.steps > 0) {
+            error_sum += mean;
+            ++formed_steps;
+            r.slot_error_max = std::max(r.slot_error_max, worst);
+        }
+        if (boids::distance(scene.anchor, scene.goal) < 0.05 && worst <= 0.25 * scene.spacing) {
+            r.time_to_goal = static_cast<double>(r.steps) * scene.dt;
+            break;
+        }
+        if (r.steps >= o.max_steps) break;
+        const auto t0 = std::chrono::steady_clock::now();
+        scene.move_anchor(worst);
+        scene.aim();
+        if (o.avoidance == "crowd") {
+            if (scene.obstacles.empty()) boids::crowd_step(scene.agents(), scene.config, grid, ws, threads);
+            else boids::crowd_step(scene.agents(), scene.obstacles, scene.config, grid, ws, threads);
+        } else {
+            scene.steer_members(gauge);
+        }
+        wall += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        ++r.steps;
+        r.min_separation = std::min(r.min_separation, closest_pair(gauge, scene.position, 4 * scene.radius));
+        if (trace != nullptr)
+            for (std::size_t i = 0; i < n; ++i) {
+                const vec2 s = scene.slot[scene.slot_of[i]];
+                trace->push_back({static_cast<double>(r.steps), static_cast<double>(i), scene.position[i].x,
+                                  scene.position[i].y, s.x, s.y, scene.anchor.x, scene.anchor.y});
+            }
+    }
+    for (const vec2& p : scene.position) r.passed += scene.gap <= 0 || p.x > 0.5 + scene.radius ? 1 : 0;
+    r.slot_error_mean = formed_steps > 0 ? error_sum / static_cast<double>(formed_steps) : -1;
+    r.ms_per_step = r.steps > 0 ? wall / static_cast<double>(r.steps) : 0.0;
+    return r;
+}
+
+inline std::string formation_json(const formation_options& o, const formation_result& r) {
+    return "{\"pattern\": \"" + o.pattern + "\", \"members\": " + std::to_string(r.members) +
+           ", \"gap\": " + json_number(o.gap) + ", \"avoidance\": \"" + o.avoidance +
+           "\", \"steps\": " + std::to_string(r.steps) +
+           ", \"time_to_goal\": " + (r.time_to_goal < 0 ? std::string("null") : json_number(r.time_to_goal)) +
+           ", \"formed_at\": " + (r.formed_at < 0 ? std::string("null") : json_number(r.formed_at)) +
+           ", \"slot_error_mean\": " + (r.slot_error_mean < 0 ? std::string("null") : json_number(r.slot_error_mean)) +
+           ", \"slot_error_max\": " + json_number(r.slot_error_max) +
+           ", \"min_separation\": " + json_number(r.min_separation) + ", \"separation\": " + json_number(r.separation) +
+           ", \"passed\": " + std::to_string(r.passed) + ", \"ms_per_step\": " + json_number(r.ms_per_step) + "}";
+}
+
+inline int formation_main(const arguments& args, std::string& error) {
+    formation_options o;
+    flag_reader f(args);
+    f.choice("pattern", o.pattern, {"wedge", "line", "column", "circle", "grid"});
+    f.choice("avoidance", o.avoidance, {"crowd", "steering"});
+    f.count("members", o.members, 2000ull);
+    if (f.ok() && o.members == 0) f.fail("--members: must be >= 1");
+    f.positive("gap", o.gap, false);
+    f.count("seed", o.seed, ~0ull >> 1);
+    f.count("threads", o.threads, 256ull);
+    if (f.ok() && o.threads == 0) f.fail("--threads: must be >= 1");
+    f.count("max-steps", o.max_steps, 100000000ull);
+    o.json = f.flag("json");
+    f.text("trace", o.trace);
+    if (f.ok() && o.avoidance == "steering" && args.flags.count("gap") != 0 && o.gap > 0)
+        f.fail("--avoidance=steering: no walls without the crowd; give --gap=0 or --avoidance=crowd");
+    if (f.ok() && o.avoidance == "steering") o.gap = 0;
+    if (f.ok() && o.gap > 0 && o.gap < 1.0) f.fail("--gap: narrower than one member (1 m); give 0 for no wall");
+    if (!f.finish()) {
+        error = f.error();
+        return 2;
+    }
+    std::vector<row> trace;
+    const formation_result r = run_formation(o, o.trace.empty() ? nullptr : &trace);
+    if (!o.trace.empty() &&
+        !write_file_atomically(o.trace, format_csv("step,member,x,y,slot_x,slot_y,anchor_x,anchor_y", trace), error))
+        return 2;
+    std::printf(
+        "formation: %s of %zu, gap %.3g m, %zu through; at the goal after %.6g s, slots within %.3g m on "
+        "average once formed, closest pair %.4g m\n",
+        o.pattern.c_str(), r.members, o.gap, r.passed, r.time_to_goal, r.slot_error_mean, r.min_separation);
+    if (o.json) std::printf("%s\n", formation_json(o, r).c_str());
+    return 0;
+}
+
+}  // namespace lab
