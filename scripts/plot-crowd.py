@@ -3,7 +3,10 @@
 where it started), the agents as discs where they stand at the end, and obstacles.
 
     plot-crowd.py TRACE.csv OUT.svg --radius=R [--title=T] [--every=N]
-                  [--polygons="x,y x,y ...;x,y ..."]
+                  [--polygons="x,y x,y ...;x,y ..."] [--id=COLUMN] [--at=STEP,STEP...]
+
+--id names the column that tells agents apart (agent; member for boids-lab formation);
+--at draws the agents as discs at those steps too (lighter), besides the last.
 """
 import csv
 import math
@@ -11,7 +14,7 @@ import sys
 
 
 def main():
-    opts = {"radius": "1.5", "title": "", "every": "10", "polygons": ""}
+    opts = {"radius": "1.5", "title": "", "every": "10", "polygons": "", "id": "agent", "at": ""}
     pos = []
     for a in sys.argv[1:]:
         if a.startswith("--") and "=" in a:
@@ -25,12 +28,13 @@ def main():
         sys.exit(__doc__)
     try:
         radius, every = float(opts["radius"]), max(1, int(opts["every"]))
+        at = {int(a) for a in opts["at"].split(",") if a.strip()}
         polygons = [[tuple(map(float, p.split(","))) for p in poly.split()] for poly in opts["polygons"].split(";")
                     if poly.strip()]
         paths = {}
         with open(pos[0], newline="") as f:
             for row in csv.DictReader(f):
-                step, agent = int(float(row["step"])), int(float(row["agent"]))
+                step, agent = int(float(row["step"])), int(float(row[opts["id"]]))
                 paths.setdefault(agent, []).append((step, float(row["x"]), float(row["y"])))
     except (OSError, ValueError, KeyError) as e:
         sys.exit("plot-crowd: " + str(e))
@@ -64,6 +68,10 @@ def main():
                    (" ".join("%.1f,%.1f" % (sx(x), sy(y)) for _, x, y in pts), hue))
         out.append('<circle cx="%.1f" cy="%.1f" r="%.1f" fill="hsl(%.0f,70%%,45%%)" opacity="0.8"/>' %
                    (sx(path[-1][1]), sy(path[-1][2]), max(radius * scale, 0.8), hue))
+        for step, x, y in path:
+            if step in at:
+                out.append('<circle cx="%.1f" cy="%.1f" r="%.1f" fill="hsl(%.0f,70%%,45%%)" opacity="0.45"/>' %
+                           (sx(x), sy(y), max(radius * scale, 0.8), hue))
     out.append("</svg>")
     try:
         with open(pos[1], "w") as f:

@@ -1,16 +1,20 @@
 #!/usr/bin/env python3
 """Draws a boids-lab --trace CSV as an SVG: the vehicle's path (blue), the target's
-(orange, dashed), obstacles, a path corridor and bounds.
+(orange, dashed), obstacles, a path corridor and bounds; where the trace has a
+heading column (the turning modes), the vehicle's orientation as a short line every
+--every steps.
 
     plot-trace.py TRACE.csv OUT.svg [--title=T] [--obstacles="X,Y,R;..."]
                   [--path="X,Y;..." --path-radius=R] [--bounds=X0,Y0,X1,Y1] [--no-target]
+                  [--every=N]
 """
+import math
 import csv
 import sys
 
 
 def parse(argv):
-    opts = {"no-target": "", "title": "", "obstacles": "", "path": "", "path-radius": "0", "bounds": ""}
+    opts = {"no-target": "", "title": "", "obstacles": "", "path": "", "path-radius": "0", "bounds": "", "every": "20"}
     pos = []
     for a in argv:
         if a == "--no-target":
@@ -63,8 +67,18 @@ def main():
     pl = lambda ps: " ".join("%.1f,%.1f" % (X(x), Y(y)) for x, y in ps)
     if not o["no-target"]:
         svg.append('<polyline points="%s" fill="none" stroke="#f28e2b" stroke-width="1.5" stroke-dasharray="5 3"/>' % pl(txy))
+        svg.append('<circle cx="%.1f" cy="%.1f" r="5" fill="none" stroke="#f28e2b" stroke-width="2"/>' % (X(txy[-1][0]), Y(txy[-1][1])))
     svg.append('<polyline points="%s" fill="none" stroke="#4e79a7" stroke-width="2"/>' % pl(xy))
     svg.append('<circle cx="%.1f" cy="%.1f" r="4" fill="#4e79a7"/>' % (X(xy[0][0]), Y(xy[0][1])))
+    if "heading" in rows[0]:
+        every = max(1, int(o["every"]))
+        for i, r in enumerate(rows):
+            if i % every:
+                continue
+            a, (x, y) = float(r["heading"]), xy[i]
+            svg.append('<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#e15759" stroke-width="2"/>'
+                       % (X(x), Y(y), X(x) + 14 * math.cos(a), Y(y) + 14 * math.sin(a)))
+            svg.append('<circle cx="%.1f" cy="%.1f" r="2.5" fill="#e15759"/>' % (X(x), Y(y)))
     svg.append("</svg>")
     open(out, "w").write("\n".join(svg))
 

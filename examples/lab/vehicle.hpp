@@ -7,7 +7,7 @@
 //   contain                          wander kept inside --bounds=X0,Y0,X1,Y1
 //   face                             drift at --vel (no force) while turning to face the target
 //   look-where-going                 wander, turning to look along the velocity
-//   turn-limited                     seek_turning: a car with --turn-radius and --min-speed
+//   turn-limited                     seek_turning: a car with --turn-radius and --min-speed (facing its heading)
 // The last three turn an orientation (--heading, --max-angular-speed, --max-angular-accel,
 // --angular-reaction-time); --json ends the output with one JSON line.
 #pragma once
@@ -219,16 +219,21 @@ vehicle_result run_vehicle(const vehicle_options& o, vehicle_state* state, OnSte
         } else if (o.mode == "turn-limited") {
             a = boids::seek_turning<vec2>{target, limits, car}(p, v, turning);
         }  // face: no force, the vehicle drifts at its velocity
-        // The orientation: face the target, or look along the velocity (turn-limited
-        // vehicles look where they go too: a car points along its path).
+        // The orientation: face the target, or look along the velocity. A turn-limited
+        // vehicle's body is its heading (a car points along its path), so it is set, not steered.
         double alpha = 0;
         if (o.mode == "face") alpha = boids::face<vec2>{target, o.angular}(p, v, angle, w);
-        else if (o.mode == "look-where-going" || turn_limited)
-            alpha = boids::look_where_going<vec2>{o.angular}(p, v, angle, w);
+        else if (o.mode == "look-where-going") alpha = boids::look_where_going<vec2>{o.angular}(p, v, angle, w);
         const vec2 before = v;
         if (turn_limited) boids::integrate(p, v, a, o.dt, limits, car);
         else boids::integrate(p, v, a, o.dt, limits);
-        boids::integrate_orientation(angle, w, alpha, o.dt, o.angular);
+        if (turn_limited) {
+            const double was = angle;
+            angle = boids::heading_angle(v, angle);
+            w = boids::angle_difference(angle, was) / o.dt;
+        } else {
+            boids::integrate_orientation(angle, w, alpha, o.dt, o.angular);
+        }
         seen.max_angular_speed = std::max(seen.max_angular_speed, std::fabs(w));
         seen.max_angular_acceleration = std::max(seen.max_angular_acceleration, std::fabs(alpha));
         const double moved = boids::length(v) * o.dt;

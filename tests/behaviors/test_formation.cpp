@@ -229,3 +229,15 @@ TEST_CASE("formation_pace waits for stragglers; keep_slot is finite on degenerat
     CHECK(boids::is_finite(boids::keep_slot<V>{{nan, 0}, {nan, nan}, lim}(here, {0, 0})));
     CHECK(test::len(boids::keep_slot<V>{{100, 0}, {5, 0}, lim}.desired_velocity(here)) <= 2.0001);
 }
+
+TEST_CASE("user-given slots narrow through fit_width like the patterns", "[formation]") {
+    using V = plain_vec2;
+    // A diamond of nine, 2 apart: 8 wide.
+    std::vector<V> slots{{0, 0}, {-2, 2}, {-2, -2}, {-4, 4}, {-4, 0}, {-4, -4}, {-6, 2}, {-6, -2}, {-8, 0}};
+    boids::formation_workspace ws;
+    boids::fit_width(boids::span<V>(slots), 2.0f, 2.0f, ws);
+    CHECK(width(slots) <= 2.0);
+    CHECK(closest(slots) >= 2.0 * (1 - 1e-6));
+    CHECK(slots[0].x == 0);          // the point stays in front
+    CHECK(slots[1].y > slots[2].y);  // the left one stays left
+}
