@@ -1,8 +1,9 @@
 // demo_check: looks at a boids-demo screenshot and says whether it shows the scene
-// and the panel. Usage: demo_check FILE.png warmup|flock|starlings|crowd
+// and the panel. Usage: demo_check FILE.png warmup|flock|starlings|crowd|formation
 // Counts pixels by colour: the panel's (ImGui's dark window, light text), and the
 // scene's (flock, starlings and crowd: the birds' and agents' light blue; warm-up: the white vehicle
-// and the yellow target; starlings also: the green roost ring).
+// and the yellow target; starlings also: the green roost ring; formation: members light blue, or
+// green once in their slots).
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -10,7 +11,7 @@
 
 int main(int argc, char** argv) {
     if (argc != 3) {
-        std::fprintf(stderr, "usage: demo_check FILE.png warmup|flock|starlings|crowd\n");
+        std::fprintf(stderr, "usage: demo_check FILE.png warmup|flock|starlings|crowd|formation\n");
         return 2;
     }
     int w = 0, h = 0, n = 0;
@@ -41,6 +42,7 @@ int main(int argc, char** argv) {
     bool ok = w == 1280 && h == 720 && text > 500;
     if (scene == "flock" || scene == "crowd") ok = ok && boid > 300;
     else if (scene == "starlings") ok = ok && boid > 300 && green > 50;
+    else if (scene == "formation") ok = ok && boid + green > 300;
     else ok = ok && white > 20 && yellow > 20;
     std::printf("%s\n", ok ? "1 passed, 0 failed" : "0 passed, 1 failed");
     return ok ? 0 : 1;

@@ -1,9 +1,10 @@
 // boids-demo: the lesson's labs in a window (SDL2 + OpenGL 2.1 + Dear ImGui).
-//   boids-demo [--scene=warmup|flock|starlings|crowd] [--boids=N] [--seed=S]
+//   boids-demo [--scene=warmup|flock|starlings|crowd|formation] [--boids=N] [--seed=S]
 //              [--frames=N --screenshot=FILE.png]    (headless capture, then exit)
 // Warm-up: click to move the target, SPACE switches seek/flee/arrive.
 // Flock: the mouse is the hawk, 1/2/3 toggle the rules, R resets.
 // Starlings: a 3D view following the flock, banked birds; drag to turn the view.
+// Crowd: click to send the crowd. Formation: drag to move the squad's goal.
 #include <SDL.h>
 #include <SDL_opengl.h>
 #include <imgui.h>
@@ -35,7 +36,7 @@ bool parse(int argc, char** argv, options& o, std::string& error) {
     const auto args = lab::parse_arguments(words, error);
     if (!args) return false;
     lab::flag_reader f(*args);
-    f.choice("scene", o.scene, {"warmup", "flock", "starlings", "crowd"});
+    f.choice("scene", o.scene, {"warmup", "flock", "starlings", "crowd", "formation"});
     f.count("boids", o.boids, 100000);
     if (f.ok() && f.has("boids") && o.boids < 10) f.fail("--boids: at least 10");
     f.count("seed", o.seed, ~0ull >> 1);
@@ -116,8 +117,8 @@ void world_frame(batch& lines, const view& v, float w, float h) {
 }
 
 // A crowd agent as a filled disc, world coordinates shifted by the scene's corner.
-void disc(batch& tris, const view& v, const demo::crowd_scene& c, double x, double y, double r, float cr, float cg,
-          float cb) {
+template <class Scene>
+void disc(batch& tris, const view& v, const Scene& c, double x, double y, double r, float cr, float cg, float cb) {
     const int n = 12;
     const float px = float(x - c.min_x), py = float(y - c.min_y), pr = float(r);
     for (int i = 0; i < n; ++i) {
@@ -146,6 +147,31 @@ void crowd_panel(demo::crowd_scene& s) {
     ImGui::TextWrapped(
         "Click to send the crowd there, each agent keeping its place in it. Discs: agents (green "
         "once home); grey: obstacles.");
+}
+
+void formation_panel(demo::formation_scene& s) {
+    const char* names[] = {"wedge", "line", "column", "circle", "grid"};
+    bool changed = ImGui::Combo("pattern", &s.pattern, names, 5);
+    changed |= ImGui::SliderInt("members", &s.members, 1, 200);
+    changed |= ImGui::SliderFloat("gap m (0: no wall)", &s.gap, 0.f, 12.f);
+    changed |= ImGui::Checkbox("crowd avoidance (off: steering, no wall)", &s.crowd);
+    if (changed || ImGui::Button("reset (R)")) s.reset();
+    auto& sc = *s.scene;
+    float spacing = float(sc.spacing), march = float(sc.march);
+    ImGui::SliderFloat("spacing m", &spacing, 1.1f, 4.f);
+    ImGui::SliderFloat("march m/s", &march, 0.2f, 2.f);
+    sc.spacing = double(spacing);
+    sc.shape.spacing = sc.spacing;
+    sc.march = double(march);
+    ImGui::Text("slot error mean %.2f m, worst %.2f m", s.mean_error, s.worst_error);
+    ImGui::Text("anchor pace %.0f%%", 100.0 * boids::formation_pace(s.worst_error, sc.spacing));
+    ImGui::Text("closest centres %.4f m (touching %.2f)", s.closest, 2 * sc.radius);
+    ImGui::Text("beyond the wall %zu of %zu", s.beyond, sc.position.size());
+    ImGui::Text("after %zu steps (%.1f s), last step %.3f ms", s.steps, double(s.steps) * sc.dt, s.step_ms);
+    ImGui::TextWrapped(
+        "Drag to move the goal: the anchor (white) marches there, through the gap when the wall is "
+        "between, narrowing the formation to fit. Discs: members (green within half a spacing of "
+        "their slot); dots: slots.");
 }
 
 void warmup_panel(demo::warmup_scene& s) {
@@ -360,9 +386,16 @@ int main(int argc, char** argv) {
     demo::crowd_scene crowd;
     crowd.count = o.boids > 0 && o.scene == "crowd" ? static_cast<int>(o.boids) : 0;
     crowd.reset();
+    demo::formation_scene formation;
+    formation.members = o.boids > 0 && o.scene == "formation" ? static_cast<int>(std::min(o.boids, 200ull)) : 24;
+    formation.reset();
     orbit_camera cam;
     bool dragging = false;
-    int scene = o.scene == "warmup" ? 0 : (o.scene == "flock" ? 1 : (o.scene == "starlings" ? 2 : 3));
+    int scene = o.scene == "warmup"      ? 0
+                : o.scene == "flock"     ? 1
+                : o.scene == "starlings" ? 2
+                : o.scene == "crowd"     ? 3
+                                         : 4;
     view v;
     batch tris, lines;
     bool running = true;
@@ -380,6 +413,15 @@ int main(int argc, char** argv) {
             if (e.type == SDL_MOUSEBUTTONDOWN && !ui && scene == 3) {
                 const demo::vec2 at = v.to_world(float(e.button.x), float(e.button.y));
                 crowd.send_to({double(at.x) + crowd.min_x, double(at.y) + crowd.min_y});
+            }
+            if (e.type == SDL_MOUSEBUTTONDOWN && !ui && scene == 4) {
+                dragging = true;
+                const demo::vec2 at = v.to_world(float(e.button.x), float(e.button.y));
+                formation.send_to({double(at.x) + formation.min_x, double(at.y) + formation.min_y});
+            }
+            if (e.type == SDL_MOUSEMOTION && scene == 4 && dragging) {
+                const demo::vec2 at = v.to_world(float(e.motion.x), float(e.motion.y));
+                formation.send_to({double(at.x) + formation.min_x, double(at.y) + formation.min_y});
             }
             if (e.type == SDL_MOUSEBUTTONUP) dragging = false;
             if (e.type == SDL_MOUSEMOTION && scene == 2 && dragging) {
@@ -399,6 +441,7 @@ int main(int argc, char** argv) {
                 case SDLK_r:
                     if (scene == 2) starlings.reset();
                     else if (scene == 3) crowd.reset();
+                    else if (scene == 4) formation.reset();
                     else flock.reset();
                     break;
                 case SDLK_ESCAPE: running = false; break;
@@ -413,8 +456,10 @@ int main(int argc, char** argv) {
             if (frame % 10 == 0) flock.measure();
         } else if (scene == 2) {
             starlings.advance(dt);
-        } else {
+        } else if (scene == 3) {
             crowd.step();
+        } else {
+            formation.step();
         }
 
         ImGui_ImplOpenGL2_NewFrame();
@@ -432,11 +477,13 @@ int main(int argc, char** argv) {
         ImGui::RadioButton("starlings", &scene, 2);
         ImGui::SameLine();
         ImGui::RadioButton("crowd", &scene, 3);
+        ImGui::RadioButton("formation", &scene, 4);
         ImGui::Separator();
         if (scene == 0) warmup_panel(warmup);
         else if (scene == 1) flock_panel(flock);
         else if (scene == 2) starling_panel(starlings);
-        else crowd_panel(crowd);
+        else if (scene == 3) crowd_panel(crowd);
+        else formation_panel(formation);
         ImGui::PopItemWidth();
         ImGui::End();
         ImGui::Render();
@@ -479,6 +526,32 @@ int main(int argc, char** argv) {
                 const bool home = boids::length(boids::sub(sc.goal[i], sc.position[i])) <= sc.arrive;
                 disc(tris, v, crowd, sc.position[i].x, sc.position[i].y, sc.radius, home ? 0.3f : 0.55f,
                      home ? 0.9f : 0.75f, home ? 0.4f : 1.f);
+            }
+        } else if (scene == 4) {
+            v.fit(float(formation.width), float(formation.height));
+            const auto& sc = *formation.scene;
+            auto wx = [&](double x) { return v.x(float(x - formation.min_x)); };
+            auto wy = [&](double y) { return v.y(float(y - formation.min_y)); };
+            const auto& edges = sc.obstacles.edges();
+            for (const auto& e : edges) {
+                const auto& n = edges[e.next];
+                lines.vertex(wx(e.x), wy(e.y), 0.6f, 0.6f, 0.6f);
+                lines.vertex(wx(n.x), wy(n.y), 0.6f, 0.6f, 0.6f);
+            }
+            for (const auto& q : sc.slot) disc(tris, v, formation, q.x, q.y, 0.12, 0.5f, 0.5f, 0.55f);
+            for (std::size_t i = 0; i < sc.position.size(); ++i) {
+                const bool placed = boids::distance(sc.position[i], sc.slot[sc.slot_of[i]]) <= 0.5 * sc.spacing;
+                disc(tris, v, formation, sc.position[i].x, sc.position[i].y, sc.radius, placed ? 0.3f : 0.55f,
+                     placed ? 0.9f : 0.75f, placed ? 0.4f : 1.f);
+            }
+            // The anchor and its heading; the goal as a ring.
+            const lab::vec2 a = sc.anchor, f = boids::direction_of<lab::vec2>(sc.heading);
+            lines.vertex(wx(a.x), wy(a.y), 1.f, 1.f, 1.f);
+            lines.vertex(wx(a.x + 2 * f.x), wy(a.y + 2 * f.y), 1.f, 1.f, 1.f);
+            for (int k = 0; k < 24; ++k) {
+                const double a0 = 6.2831853 * k / 24, a1 = 6.2831853 * (k + 1) / 24;
+                lines.vertex(wx(sc.goal.x + 0.8 * std::cos(a0)), wy(sc.goal.y + 0.8 * std::sin(a0)), 1.f, 0.8f, 0.3f);
+                lines.vertex(wx(sc.goal.x + 0.8 * std::cos(a1)), wy(sc.goal.y + 0.8 * std::sin(a1)), 1.f, 0.8f, 0.3f);
             }
         } else if (scene == 2) {
             // Follow the flock: the view eases toward its centre and keeps it in frame.
@@ -539,6 +612,12 @@ int main(int argc, char** argv) {
             else if (scene == 3)
                 std::printf("boids-demo: %llu frames, %zu agents, %zu home, %zu overlapping, last step %.3f ms\n",
                             frame, crowd.scene->position.size(), crowd.arrived, crowd.overlaps, crowd.step_ms);
+            else if (scene == 4)
+                std::printf(
+                    "boids-demo: %llu frames, %zu members, slot error mean %.3f m, closest %.4f m, %zu "
+                    "beyond the wall, last step %.3f ms\n",
+                    frame, formation.scene->position.size(), formation.mean_error, formation.closest, formation.beyond,
+                    formation.step_ms);
             else if (scene == 1)
                 std::printf("boids-demo: %llu frames, %zu boids, last step %.3f ms, spacing %.2f px, order %.3f\n",
                             frame, flock.positions.size(), flock.step_ms, static_cast<double>(flock.spacing),

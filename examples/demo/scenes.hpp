@@ -10,6 +10,7 @@
 #include <vector>
 #include <boids/boids.hpp>
 #include "crowd.hpp"      // boids-lab's crowd scenes
+#include "formation.hpp"  // boids-lab's formation scene
 #include "starlings.hpp"  // boids-lab's starling scene set-up
 
 namespace demo {
@@ -260,6 +261,53 @@ struct crowd_scene {
         for (std::size_t i = 0; i < scene->position.size(); ++i)
             scene->goal[i] = boids::add(at, boids::sub(scene->position[i], c));
         arrived = scene->aim();
+    }
+};
+
+// Formations: boids-lab's formation scene stepped once a frame; dragging moves the
+// goal, the anchor marches there (through the gap when the wall is between) and the
+// squad follows in formation.
+struct formation_scene {
+    int pattern = 0;  // wedge, line, column, circle, grid
+    int members = 24;
+    float gap = 4.5f;  // m, 0: no wall
+    bool crowd = true;
+    std::unique_ptr<lab::formation_scene> scene;
+    boids::uniform_grid<lab::vec2> grid{boids::world_for<lab::vec2>{}, 5.0};
+    boids::uniform_grid<lab::vec2> gauge{boids::world_for<lab::vec2>{}, 1.0};
+    boids::crowd_workspace<lab::vec2> ws;
+    boids::thread_pool pool{1};
+    double min_x = -42, min_y = -20, width = 84, height = 40;  // what the view shows
+    double mean_error = 0, worst_error = 0, closest = 0, step_ms = 0;
+    std::size_t beyond = 0, steps = 0;
+
+    void reset() {
+        static const char* names[] = {"wedge", "line", "column", "circle", "grid"};
+        lab::formation_options o;
+        o.pattern = names[std::clamp(pattern, 0, 4)];
+        o.members = static_cast<unsigned long long>(std::max(members, 1));
+        o.gap = crowd ? static_cast<double>(gap) : 0.0;
+        o.avoidance = crowd ? "crowd" : "steering";
+        scene = std::make_unique<lab::formation_scene>(o);
+        steps = 0;
+        measure();
+    }
+    void measure() {
+        scene->errors(mean_error, worst_error);
+        closest = lab::closest_pair(gauge, scene->position, 4 * scene->radius);
+        beyond = 0;
+        for (const auto& p : scene->position) beyond += p.x > 0.5 + scene->radius ? 1 : 0;
+    }
+    void step() {
+        if (!scene) reset();
+        const auto start = std::chrono::steady_clock::now();
+        scene->step(worst_error, crowd, grid, gauge, ws, pool);
+        step_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        ++steps;
+        measure();
+    }
+    void send_to(lab::vec2 at) {
+        if (scene) scene->goal = at;
     }
 };
 

@@ -54,12 +54,15 @@ struct formation_scene {
     double gap = 0;
     boids::formation_shape<double> shape;
     std::vector<vec2> position, velocity, preferred, local, slot, slot_velocity;
+    std::vector<vec2> narrow_local, narrow_slot;  // the layout that fits the gap
     std::vector<std::size_t> slot_of;
     boids::formation_workspace ws;
     boids::crowd_config<double> config{};
     boids::crowd_obstacles<vec2> obstacles{4.0};
     boids::angular_limits<double> turning{1.0, 2.0, 0.15};
     bool was_narrowed = false, relaid = false;  // the layout changed this step
+    double assigned_heading = 0;                // the heading at the last assignment
+    bool clear_of_wall = true;                  // every slot, wide or narrowed, past the wall on the goal's side
 
     formation_scene(const formation_options& o) : gap(o.gap) {
         const std::size_t n = static_cast<std::size_t>(o.members);
@@ -82,6 +85,8 @@ struct formation_scene {
         preferred.assign(n, vec2{0, 0});
         local.assign(n, vec2{0, 0});
         slot.assign(n, vec2{0, 0});
+        narrow_local.assign(n, vec2{0, 0});
+        narrow_slot.assign(n, vec2{0, 0});
         slot_velocity.assign(n, vec2{0, 0});
         slot_of.assign(n, boids::unassigned);
         if (gap > 0) {
@@ -118,28 +123,36 @@ struct formation_scene {
         }
     }
 
-    // The slots for the anchor where it is: narrowed to fit the gap while any part of
-    // the formation, wide or narrowed, is within four spacings of the wall.
+    // The slots for the anchor where it is: narrowed to fit the gap while any slot,
+    // wide or narrowed, is within four spacings before the wall or in it (reckoned
+    // along the march, which crosses the wall one way or the other).
     void lay_out() {
+        const vec2 facing = boids::direction_of<vec2>(heading);
         shape.max_width = std::numeric_limits<double>::infinity();
         boids::formation_slots(shape, boids::span<vec2>(local), ws);
+        boids::place_slots(anchor, facing, boids::span<const vec2>(local), boids::span<vec2>(slot));
+        clear_of_wall = true;
         if (gap > 0) {
-            double front, back, narrow_front, narrow_back;
-            extent(front, back);
             boids::formation_shape<double> narrow = shape;
             narrow.max_width = std::max(0.0, gap - 2 * radius - 0.5 * radius);
-            boids::formation_slots(narrow, boids::span<vec2>(local), ws);
-            extent(narrow_front, narrow_back);
+            boids::formation_slots(narrow, boids::span<vec2>(narrow_local), ws);
+            boids::place_slots(anchor, facing, boids::span<const vec2>(narrow_local), boids::span<vec2>(narrow_slot));
+            const double along = facing.x >= 0 ? 1.0 : -1.0, goal_side = goal.x < 0 ? -1.0 : 1.0;
             const double clearance = 4 * spacing;
-            const double ahead = anchor.x + std::max(front, narrow_front),
-                         behind = anchor.x + std::min(back, narrow_back);
-            const bool narrowed = ahead + clearance > -0.5 && behind - radius < 0.5 + radius;
-            if (!narrowed) boids::formation_slots(shape, boids::span<vec2>(local), ws);
+            bool narrowed = false;
+            for (const auto* layout : {&slot, &narrow_slot})
+                for (const vec2& q : *layout) {
+                    const double u = along * q.x;
+                    narrowed = narrowed || (u > -0.5 - clearance && u < 0.5 + 2 * radius);
+                    clear_of_wall = clear_of_wall && q.x * goal_side > 0.5 + radius + spacing;
+                }
+            if (narrowed) {
+                local.swap(narrow_local);
+                slot.swap(narrow_slot);
+            }
             relaid = narrowed != was_narrowed;
             was_narrowed = narrowed;
         }
-        const vec2 facing = boids::direction_of<vec2>(heading);
-        boids::place_slots(anchor, facing, boids::span<const vec2>(local), boids::span<vec2>(slot));
         for (std::size_t j = 0; j < slot.size(); ++j) {  // the anchor's velocity plus its turn
             const vec2 r = boids::sub(slot[j], anchor);
             slot_velocity[j] = {anchor_velocity.x - turn_rate * r.y, anchor_velocity.y + turn_rate * r.x};
@@ -162,19 +175,45 @@ struct formation_scene {
     // where it goes within its angular limits; then the slots follow it.
     void move_anchor(double worst) {
         const double pace = boids::formation_pace(worst, spacing);
-        const vec2 to = boids::sub(goal, anchor);
-        const double d = boids::length(to);
-        const double speed = march * pace * std::min(1.0, d / (2 * march));
-        anchor_velocity = d > 1e-9 ? boids::scale(to, speed / d) : vec2{0, 0};
-        const double a = boids::face<vec2>{goal, turning}(anchor, anchor_velocity, heading, turn_rate);
-        boids::integrate_orientation(heading, turn_rate, d > 0.5 ? a : -turn_rate / turning.reaction_time, dt, turning);
+        const vec2 aim_at = waypoint();
+        const vec2 to = boids::sub(aim_at, anchor);
+        const double d = boids::length(to), left = boids::distance(goal, anchor);
+        const double speed = march * pace * std::min(1.0, left / (2 * march));
+        anchor_velocity = d > 1e-9 ? boids::scale(to, std::min(speed, d / dt) / d) : vec2{0, 0};
+        // The formation turns no faster than its outermost slot can follow at half a
+        // member's top speed, and only while the anchor has somewhere to go.
+        double reach = spacing;
+        for (const vec2& q : local) reach = std::max(reach, boids::length(q));
+        turning.max_angular_speed = std::min(1.0, 0.5 * max_speed / reach);
+        const double a = boids::face<vec2>{aim_at, turning}(anchor, anchor_velocity, heading, turn_rate);
+        boids::integrate_orientation(heading, turn_rate, d > spacing ? a : -turn_rate / turning.reaction_time, dt,
+                                     turning);
         anchor = boids::add_scaled(anchor, anchor_velocity, dt);
         lay_out();
-        // A new layout: who is nearest which slot has changed (a member at the side of
-        // a ring may now be behind those who would walk into the gap ahead of it).
-        if (relaid)
+        // A new layout, or the formation turned by more than 45 degrees: who is nearest
+        // which slot has changed (a member at the side of a ring may now be behind those
+        // who would walk into the gap ahead of it; after an about-turn the rear leads).
+        if (relaid || std::fabs(boids::angle_difference(heading, assigned_heading)) > 0.785) {
             boids::assign_slots(boids::span<const vec2>(position), boids::span<const vec2>(slot),
                                 boids::span<std::size_t>(slot_of), ws);
+            assigned_heading = heading;
+        }
+    }
+
+    // Where the anchor heads: the goal; with the wall between them, first in line with
+    // the gap on its own side, then through it, and straight on until the whole
+    // formation is clear of the wall (turning early would drag the rear ranks across it).
+    [[nodiscard]] vec2 waypoint() const {
+        if (!(gap > 0)) return goal;
+        const double ahead = goal.x < 0 ? -1.0 : 1.0;  // the goal's side of the wall
+        if (anchor.x * ahead <= 0) {
+            const double side = -ahead;
+            if (std::fabs(anchor.y) > 0.05 && side * anchor.x > 1.0)
+                return {side * std::max(side * anchor.x, 2 * spacing), 0};
+            return {ahead * 2 * spacing, 0};
+        }
+        if (!clear_of_wall && std::fabs(anchor.y) < 0.5) return {anchor.x + ahead * 2 * spacing, anchor.y};
+        return goal;
     }
 
     // Each member's preferred velocity: keep its slot; one near the wall on the wrong
@@ -185,13 +224,14 @@ struct formation_scene {
             const std::size_t j = slot_of[i];
             vec2 target = slot[j], pace = slot_velocity[j];
             const vec2 p = position[i];
-            if (gap > 0 && p.x < 0.5 + radius && p.x > -4 * spacing && target.x > -0.5 - radius) {
+            const double side = p.x < 0 ? -1.0 : 1.0;  // the member's side of the wall
+            if (gap > 0 && side * target.x < 0.5 + radius && side * p.x < 4 * spacing) {
                 // Near the wall with the slot beyond it: line up in front of the gap, then
                 // walk straight through along the lane.
                 const double lane = std::max(0.0, 0.5 * gap - radius - 0.25);
                 const double y = std::clamp(p.y, -lane, lane);
-                if (std::fabs(p.y) > lane + 0.1) target = {std::min(p.x, -0.5 - 2 * radius), y};
-                else target = {std::max(p.x, 0.0) + 2.0, y};
+                if (std::fabs(p.y) > lane + 0.1) target = {side * std::max(side * p.x, 0.5 + 2 * radius), y};
+                else target = {-side * (std::max(-side * p.x, 0.0) + 2.0), y};
                 pace = {0, 0};
             }
             preferred[i] = boids::keep_slot<vec2>{target, pace, limits}.desired_velocity(p);
@@ -199,6 +239,17 @@ struct formation_scene {
     }
 
     boids::crowd_agents<vec2> agents() { return same_size_agents(position, velocity, preferred, radius, max_speed); }
+
+    // One step: the anchor (at the pace `worst`, the farthest member's slot error,
+    // allows), the slots, then the members by the crowd or by steering.
+    void step(double worst, bool crowd, boids::uniform_grid<vec2>& grid, boids::uniform_grid<vec2>& gauge,
+              boids::crowd_workspace<vec2>& crowd_ws, boids::thread_pool& threads) {
+        move_anchor(worst);
+        aim();
+        if (!crowd) steer_members(gauge);
+        else if (obstacles.empty()) boids::crowd_step(agents(), config, grid, crowd_ws, threads);
+        else boids::crowd_step(agents(), obstacles, config, grid, crowd_ws, threads);
+    }
 
     // Steering without the crowd: keep the slot, pushed apart by neighbours within two
     // radii and a half (closer = harder), integrated by semi-implicit Euler.
@@ -271,14 +322,7 @@ inline formation_result run_formation(const formation_options& o, std::vector<ro
         }
         if (r.steps >= o.max_steps) break;
         const auto t0 = std::chrono::steady_clock::now();
-        scene.move_anchor(worst);
-        scene.aim();
-        if (o.avoidance == "crowd") {
-            if (scene.obstacles.empty()) boids::crowd_step(scene.agents(), scene.config, grid, ws, threads);
-            else boids::crowd_step(scene.agents(), scene.obstacles, scene.config, grid, ws, threads);
-        } else {
-            scene.steer_members(gauge);
-        }
+        scene.step(worst, o.avoidance == "crowd", grid, gauge, ws, threads);
         wall += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         ++r.steps;
         r.min_separation = std::min(r.min_separation, closest_pair(gauge, scene.position, 4 * scene.radius));

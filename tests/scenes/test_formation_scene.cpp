@@ -53,3 +53,32 @@ TEST_CASE("without the crowd, keep_slot and separation keep members apart on ope
     CHECK(r.min_separation >= r.separation);
     CHECK(r.slot_error_mean < 0.25);
 }
+
+TEST_CASE("the squad crosses back and forth: goals on either side of the wall, off its axis", "[formation][scene]") {
+    for (const char* pattern : {"wedge", "line", "circle", "grid"}) {
+        CAPTURE(pattern);
+        lab::formation_options o;
+        o.pattern = pattern;
+        lab::formation_scene scene(o);
+        boids::uniform_grid<lab::vec2> grid(boids::world_for<lab::vec2>{}, 5.0),
+            gauge(boids::world_for<lab::vec2>{}, 1.0);
+        boids::crowd_workspace<lab::vec2> ws;
+        boids::thread_pool pool(1);
+        double closest = 1e9;
+        for (const lab::vec2 goal : {lab::vec2{30, 0}, lab::vec2{-25, 9}, lab::vec2{20, -12}}) {
+            CAPTURE(goal.x, goal.y);
+            scene.goal = goal;
+            double mean = 0, worst = 0;
+            int steps = 0;
+            for (; steps < 3000; ++steps) {
+                scene.errors(mean, worst);
+                if (boids::distance(scene.anchor, goal) < 0.05 && worst <= 0.25 * scene.spacing) break;
+                scene.step(worst, true, grid, gauge, ws, pool);
+                closest = std::min(closest, lab::closest_pair(gauge, scene.position, 2.0));
+            }
+            CHECK(steps < 3000);
+            for (const auto& p : scene.position) CHECK(p.x * goal.x > 0);  // all on the goal's side
+        }
+        CHECK(closest >= 2 * scene.radius * (1 - 1e-4));
+    }
+}
