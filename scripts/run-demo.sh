@@ -27,6 +27,12 @@ echo "== The starling model: 3,000 birds for 20 s (full scene: --seconds=60; doc
 "$lab" starlings --birds=3000 --seconds=20 --json | tail -1
 
 echo
+echo "== Crowds: RVO2's Circle at 250 agents (ORCA, no overlap; docs/crowds.md)"
+"$lab" crowd --scenario=circle --agents=250 --json | tail -1
+echo "== A squad of 24 in a wedge through a gap three slots wide (docs/behaviors.md)"
+"$lab" formation --pattern=wedge --members=24 --gap=4.5 --json | tail -1
+
+echo
 echo "== The same flock written as a user's own loop (examples/own_loop.cpp, float, our seed 7)"
 build/release/examples/boids-example-own-loop
 
