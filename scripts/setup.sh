@@ -6,7 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need=(cmake ninja-build g++ clang libclang-rt-dev libglm-dev catch2 libbenchmark-dev libnanoflann-dev pkg-config
-      libsdl2-dev libimgui-dev libgl-dev libstb-dev xvfb xauth libgl1-mesa-dri python3 clang-format-14 "$@")
+      libsdl2-dev libimgui-dev libgl-dev libstb-dev xvfb xauth libgl1-mesa-dri python3 clang-format-14
+      emscripten chromium "$@")
 missing=()
 for p in "${need[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
