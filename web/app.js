@@ -176,7 +176,7 @@ function switchScene(name) {
 async function selfTest() {
   const out = [];
   const say = line => { out.push(line); document.getElementById('result').textContent = out.join('\n'); };
-  const frames = Number(params.get('frames') || 90);
+  const frames = Number(params.get('frames') || 180);  // 3 s of each scene
   for (const name of ['warmup', 'flock', 'starlings']) {
     switchScene(name);
     for (let i = 0; i < frames; ++i) frame();
@@ -185,17 +185,23 @@ async function selfTest() {
     for (let i = 0; i < px.length; i += 4) if (px[i] === 0x8c && px[i + 1] === 0xd9 && px[i + 2] === 0xff) ++boid;
     say(`scene ${name} boid_pixels ${boid} step_ms ${last.step} order ${last.order} finite ${[last.step, last.order].every(Number.isFinite)}`);
   }
-  // A slider: alignment 0 against 5 from the same start; the order must differ.
+  // A slider, moved as a user moves it (its input event): alignment 0 against 5, each
+  // from the same start (the count slider restarts the flock); the order must differ.
   switchScene('flock');
+  const move = (name, v) => {
+    const input = document.getElementById('c-' + name);
+    input.value = v;
+    input.dispatchEvent(new Event('input'));
+  };
   const orderAfter = alignment => {
-    values.flock.alignment = alignment;
-    apply(true);
+    move('alignment', alignment);
+    move('count', values.flock.count);
     for (let i = 0; i < 240; ++i) frame();
     return last.order;
   };
   const loose = orderAfter(0), aligned = orderAfter(5);
   say(`slider alignment 0 order ${loose} alignment 5 order ${aligned} changed ${Math.abs(aligned - loose) > 0.05}`);
-  values.flock.alignment = 1.0;
+  move('alignment', 1);
   // The lesson fixture, 120 steps, as boids-lab runs it natively.
   const csv = await (await fetch('seed7_all_60_initial.csv')).text();
   const run = M.ccall('lesson_run', 'string', ['string', 'number'], [csv, 120]);
