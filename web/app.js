@@ -27,7 +27,9 @@ const scenes = {
   starlings: {
     controls: [['count', 'birds', 10, 20000, 10, 1000], ['alignment', 'alignment J 1/s', 0, 5, 0.05, 1.5],
                ['cohesion', 'cohesion', 0, 5, 0.05, 1.0], ['separation_radius', 'separation radius m', 0.5, 6, 0.1, 2.0],
-               ['noise', 'noise m/s^2', 0, 5, 0.05, 1.0]],
+               ['noise', 'noise m/s^2', 0, 5, 0.05, 1.0], ['roost_gain', 'roost gain m/s^2', 0, 10, 0.1, 3.0],
+               ['speed', 'preferred speed m/s', 4, 20, 0.1, 10], ['max_accel', 'max acceleration m/s^2', 2, 30, 0.5, 12],
+               ['response', 'turn response time s', 0.02, 2, 0.01, 0.25], ['k', 'topological neighbours k', 1, 20, 1, 7]],
     presets: {},
   },
 };
@@ -47,8 +49,10 @@ function apply(reset) {
     M._flock_weights(v.separation, v.alignment, v.cohesion, v.radius, v.angle, v.max_speed, v.max_force, v.reaction,
                      v.topological, v.k);
   } else {
+    M._starlings_neighbours(v.k);
     if (reset) M._starlings_reset(v.count, 1);
-    M._starlings_set(v.alignment, v.cohesion, v.separation_radius, v.noise);
+    M._starlings_set(v.alignment, v.cohesion, v.separation_radius, v.noise, v.roost_gain, v.speed, v.max_accel,
+                     v.response);
   }
 }
 
@@ -64,7 +68,7 @@ function buildControls() {
     input.addEventListener('input', () => {
       values[scene][name] = Number(input.value);
       label.firstChild.textContent = text + ': ' + input.value;
-      apply(name === 'count');
+      apply(name === 'count' || (scene === 'starlings' && name === 'k'));
     });
     box.appendChild(label);
     box.appendChild(input);

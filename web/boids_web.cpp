@@ -92,12 +92,19 @@ EMSCRIPTEN_KEEPALIVE void starlings_reset(int count, int seed) {
     starlings.seed = static_cast<std::uint64_t>(seed);
     starlings.reset();
 }
-EMSCRIPTEN_KEEPALIVE void starlings_set(float alignment, float cohesion, float separation_radius, float noise) {
+EMSCRIPTEN_KEEPALIVE void starlings_set(float alignment, float cohesion, float separation_radius, float noise,
+                                        float roost_gain, float preferred_speed, float max_acceleration,
+                                        float response_time) {
     starlings.params.alignment = alignment;
     starlings.params.cohesion = cohesion;
     starlings.params.separation_radius = separation_radius;
     starlings.params.noise = noise;
+    starlings.params.roost_gain = roost_gain;
+    starlings.params.flight.preferred_speed = preferred_speed;
+    starlings.params.flight.max_acceleration = max_acceleration;
+    starlings.params.flight.response_time = response_time;
 }
+EMSCRIPTEN_KEEPALIVE void starlings_neighbours(int k) { starlings.params.k = static_cast<std::size_t>(k > 0 ? k : 1); }
 EMSCRIPTEN_KEEPALIVE int starlings_count() { return static_cast<int>(starlings.positions.size()); }
 EMSCRIPTEN_KEEPALIVE float* starlings_step(double seconds) {
     starlings.advance(seconds);
