@@ -97,6 +97,11 @@ struct seek_turning {
     steering_limits<scalar_t<V>> limits;
     turning_limits<scalar_t<V>> turning;
 
+    // The radius of full lock at the mover's speed (never below min_speed).
+    [[nodiscard]] scalar_t<V> lock_radius(const V& velocity) const noexcept {
+        return turning.turn_radius(std::max(boids::length(velocity), limits.min_speed), limits.max_force);
+    }
+
     // The curvature of the arc through the target relative to full lock (> 1: inside the
     // turning circle), and the unit direction across the heading toward the target;
     // `behind` tells whether the target lies behind the mover.
@@ -111,7 +116,7 @@ struct seek_turning {
         const S along = boids::dot(to, heading);
         const V across_v = boids::sub(to, boids::scale(heading, along));
         const S across = boids::length(across_v);
-        const S r = turning.turn_radius(std::max(boids::length(velocity), limits.min_speed), limits.max_force);
+        const S r = lock_radius(velocity);
         side = across > S(1e-9) * std::sqrt(d2) ? boids::scale(across_v, S(1) / across)
                                                 : local_frame<V>::from_heading(heading).side;
         behind = !(along > S(0));
@@ -134,7 +139,7 @@ struct seek_turning {
         if (k > S(1)) state.making_room = true;
         else if (k <= S(0.8)) state.making_room = false;
         const S speed = boids::length(velocity);
-        const S r = turning.turn_radius(std::max(speed, limits.min_speed), limits.max_force);
+        const S r = lock_radius(velocity);
         const S curvature = state.making_room || !(r > S(0)) ? S(0) : (behind ? S(1) : std::min(k, S(1))) / r;
         const S across = std::min(curvature * speed * speed, limits.max_force);
         const S room = std::sqrt(std::max(S(0), limits.max_force * limits.max_force - across * across));
