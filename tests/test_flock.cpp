@@ -509,10 +509,9 @@ TEST_CASE("a crowded boid whose last heeded neighbours tie in distance takes the
 
 TEST_CASE("heeded_radius_squared: exactly the nearest within it, or a tie left to the caller", "[flock][heed]") {
     using S = float;
-    boids::flock_workspace<plain_vec2> ws;  // the step's own block and scratch
-    ws.prepare(1, 1, 1);
-    boids::detail::candidate_block<S, 2> block = ws.block_for(0);
-    S* scratch = ws.crowd_distances.data();
+    boids::detail::task_scratch<S, 2> task;  // the step's own block and scratch
+    boids::detail::candidate_block<S, 2> block = task.block_view();
+    S* scratch = task.distances.data();
     boids::detail::kernel_query<S, 2> q{};
     q.p = {0, 0};
     q.r2 = 9;

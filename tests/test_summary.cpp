@@ -154,10 +154,13 @@ TEST_CASE("the path report names the path and why", "[summary][flock]") {
     CHECK(reason().find("outside the box") != std::string::npos);
     step(c, torus);  // the step wrapped it back in
     CHECK(ws.report.path == boids::flock_path::fused_kernel);
-    p[7] = p[8];  // two boids on one spot: the kernel hands them to the per-boid path
+    CHECK(ws.report.boids_off_kernel == 0);
+    p[7] = p[8];  // two boids on one spot: the kernel hands them to the per-boid path, and says so
     step(cfg, grid);
-    CHECK(ws.report.path == boids::flock_path::fused_kernel);
+    CHECK(ws.report.path == boids::flock_path::mixed);
     CHECK(ws.report.boids_off_kernel >= 2);
+    CHECK(ws.report.off_kernel.on_one_spot == ws.report.boids_off_kernel);
+    CHECK(reason().find("very spot") != std::string::npos);
 }
 
 TEST_CASE("a blend's answer that is not finite counts as zero", "[summary][contract]") {

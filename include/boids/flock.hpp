@@ -62,10 +62,8 @@ void flock_step(detail::identity_t<span<V>> positions, detail::identity_t<span<V
     const std::size_t n = std::min(positions.size(), velocities.size());
     positions = positions.subspan(0, n);
     velocities = velocities.subspan(0, n);
-    const std::size_t per_boid =
-        std::max<std::size_t>(1, cfg.neighbors == neighborhood_kind::topological ? cfg.k : cfg.max_neighbors);
     const std::size_t tasks = detail::task_count(n, 256, executor);
-    ws.prepare(n, tasks, per_boid);
+    ws.prepare(n, tasks);
     const span<const V> pos(positions.data(), n);
     const span<const V> vel(velocities.data(), n);
     if constexpr (detail::has_contiguous_runs<std::remove_cv_t<Finder>>::value)
@@ -82,9 +80,7 @@ void flock_step(detail::identity_t<span<V>> positions, detail::identity_t<span<V
                        detail::fused_metric_step(positions, velocities, cfg, finder, ws, dt, blend, tasks, executor)) {
             ws.report.reason = why;
         } else {
-            std::size_t off = 0;
-            for (std::size_t t = 0; t < tasks; ++t) off += ws.off_kernel[t];
-            ws.report = flock_step_report{flock_path::fused_kernel, "metric neighbours over a dense grid", off};
+            ws.report = detail::fused_report(ws.scratch);
             return;  // looked and moved
         }
     } else {
@@ -107,7 +103,7 @@ void flock_step(detail::identity_t<span<V>> positions, detail::identity_t<span<V
     executor(tasks, [&](std::size_t t) {  // look
         const detail::index_range range = detail::task_range(n, t, tasks);
         const std::size_t b = range.begin, e = range.end;
-        span<neighbor<S, D>> buf(ws.neighbors.data() + t * ws.capacity, ws.capacity);
+        auto& buf = ws.scratch[t].neighbors;
         // (zeros: lanes past its size compute on finite leftovers; only where it is used)
         std::optional<detail::finish_batch<S, D>> batch;
         if (batched) batch.emplace();
@@ -136,9 +132,12 @@ void flock_step(detail::identity_t<span<V>> positions, detail::identity_t<span<V
         };
         if constexpr (in_slots) {
             if (cfg.neighbors == neighborhood_kind::topological) {  // the grid's batch: a block of candidates per cell
-                k_nearest<S, D> knn(buf, std::min(cfg.k, buf.size()));
+                const std::size_t k = std::min(cfg.k, n);  // k larger than the flock: all of it
+                if (buf.size() < std::max<std::size_t>(k, 1)) buf.resize(std::max<std::size_t>(k, 1));
+                const span<neighbor<S, D>> held(buf.data(), k);
+                k_nearest<S, D> knn(held, k);
                 finder.nearest_in_slots(b, e, knn, cfg.view_radius, [&](std::size_t s, const auto& found) {
-                    look(s, finder.order()[s], detail::seen_neighbors(buf, found.size(), vel, cfg));
+                    look(s, finder.order()[s], detail::seen_neighbors(held, found.size(), vel, cfg));
                 });
                 finish_waiting();
                 return;
@@ -147,7 +146,7 @@ void flock_step(detail::identity_t<span<V>> positions, detail::identity_t<span<V
         for (std::size_t k = b; k < e; ++k) {
             std::size_t i = k;
             if constexpr (in_slots) i = finder.order()[k];
-            look(k, i, find_neighbors(i, finder, vel, cfg, buf));
+            look(k, i, detail::gather_neighbors(i, finder, vel, cfg, buf));
         }
         finish_waiting();
     });

@@ -162,4 +162,44 @@ template <class V, class Finder>
     return detail::seen_neighbors(buffer, count, velocities, cfg);
 }
 
+namespace detail {
+// Boid i's neighbours as find_neighbors finds them, into a buffer that grows to hold
+// them all (a topological k larger than the flock, or no cap, allocates by the flock
+// and the neighbourhood, never by k or the cap). A crowd of more than the cap is cut
+// to its nearest by selection, then ranked (distance, then index) as k_nearest ranks.
+template <class V, class Finder>
+[[nodiscard]] neighborhood<V> gather_neighbors(std::size_t i, const Finder& finder, span<const V> velocities,
+                                               const flock_config<V>& cfg,
+                                               std::vector<neighbor<scalar_t<V>, dimension_v<V>>>& buffer) {
+    using S = scalar_t<V>;
+    constexpr std::size_t D = dimension_v<V>;
+    using nb = neighbor<S, D>;
+    std::size_t count = 0;
+    if (cfg.neighbors == neighborhood_kind::topological) {
+        const std::size_t k = std::min(cfg.k, velocities.size());
+        if (buffer.size() < std::max<std::size_t>(k, 1)) buffer.resize(std::max<std::size_t>(k, 1));
+        k_nearest<S, D> knn(span<nb>(buffer.data(), k), k);
+        finder.nearest(i, knn, cfg.view_radius);
+        count = knn.size();
+    } else {
+        buffer.clear();  // keeps its capacity
+        const auto cone = vision_cone<S, D>::from(velocities[i], cfg.view_angle);
+        finder.for_each_within(i, cfg.view_radius, cone, [&](const nb& found) { buffer.push_back(found); });
+        count = buffer.size();
+        const std::size_t cap = cfg.neighbor_cap();
+        if (count > cap) {
+            auto nearer = [](const nb& a, const nb& b) {
+                return a.distance_squared < b.distance_squared ||
+                       (a.distance_squared == b.distance_squared && a.index < b.index);
+            };
+            const auto last = buffer.begin() + static_cast<std::ptrdiff_t>(cap);
+            std::nth_element(buffer.begin(), last, buffer.end(), nearer);
+            std::sort(buffer.begin(), last, nearer);
+            count = cap;
+        }
+    }
+    return seen_neighbors(span<nb>(buffer.data(), buffer.size()), count, velocities, cfg);
+}
+}  // namespace detail
+
 }  // namespace boids

@@ -2,6 +2,7 @@
 // topological, radius, cone, k, separation's push), the limits it moves within,
 // the ready-made blend's rules, and the workspace and report it keeps.
 #pragma once
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -21,6 +22,10 @@ enum class neighbor_order {
     by_index
 };
 
+// flock_config::max_neighbors for a metric neighbourhood without a cap: every boid
+// within the radius and the cone counts (0 means the same).
+inline constexpr std::size_t no_cap = std::numeric_limits<std::size_t>::max();
+
 enum class neighborhood_kind {
     metric,      // every boid within the view radius (and the cone)
     topological  // the k nearest (within the view radius)
@@ -35,7 +40,7 @@ struct flock_config {
     S view_radius = S(1);
     S view_angle = S(360);            // degrees; a full circle means no cone
     std::size_t k = 7;                // topological: how many
-    std::size_t max_neighbors = 256;  // metric: the nearest this many count (0: none)
+    std::size_t max_neighbors = 256;  // metric: the nearest this many count (no_cap or 0: all of them)
     neighbor_order order = neighbor_order::finder;
 
     separation<V> separate{S(1)};
@@ -71,6 +76,9 @@ struct flock_config {
         if (has_predator && !boids::is_finite(predator)) return detail::fail("predator", "must be finite");
         return {};
     }
+
+    // How many neighbours a metric neighbourhood keeps: max_neighbors, with 0 read as no_cap.
+    [[nodiscard]] std::size_t neighbor_cap() const noexcept { return max_neighbors == 0 ? no_cap : max_neighbors; }
 };
 
 namespace detail {
@@ -86,68 +94,86 @@ struct moved_boid {
 // Which way flock_step went for its last step, and why (flock_workspace::report).
 enum class flock_path {
     none,          // no step yet
-    fused_kernel,  // metric neighbours over a dense grid: the vectorised kernel, boid by boid in cell order
+    fused_kernel,  // metric neighbours over a dense grid: every boid on the vectorised kernel, in cell order
+    mixed,         // the fused kernel for most boids; boids_off_kernel of them (see off_kernel) boid by boid
     per_boid       // a query per boid through the finder, then the same sums
+};
+// Why boids of a fused step left the kernel for the per-boid path, by reason.
+struct off_kernel_counts {
+    std::size_t on_one_spot = 0;  // a neighbour on the boid's very spot (the per-boid path's seeded push)
+    std::size_t tied_at_cap = 0;  // the nearest max_neighbors end within a tie in distance, broken by index there
 };
 struct flock_step_report {
     flock_path path = flock_path::none;
     const char* reason = "";           // why this path
     std::size_t boids_off_kernel = 0;  // on the kernel's path: boids it handed to the per-boid path
-                                       // (boids on one spot, crowded boids in a cone, over-full cells)
+    off_kernel_counts off_kernel{};    // the same, by reason
 };
 
-// Scratch space for flock_step: accelerations and one neighbour buffer per task.
+namespace detail {
+// One task's scratch space in a flock step. Each task grows its own, to the largest
+// neighbourhood it has met: a step allocates nothing once the flock has been as dense.
+template <class S, std::size_t D>
+struct task_scratch {
+    std::vector<neighbor<S, D>> neighbors;  // the per-boid path: one boid's neighbours
+    std::vector<S> block;                   // a cell's candidates: block_rows rows, `stride` apart
+    std::vector<S> distances;               // a crowded boid's distances to them (heeded_radius_squared)
+    std::size_t block_capacity = 0, stride = 0;
+    off_kernel_counts off{};  // boids handed from the kernel to the per-boid path
+
+    static constexpr std::size_t block_rows = 3 * D + 1;  // positions, velocities, shifts per axis; zeros
+    static constexpr std::size_t first_capacity = 1024;   // candidates: a block the first-level cache holds
+
+    // Room for `candidates` (the kernel reads up to 16 lanes past the end).
+    void reserve_block(std::size_t candidates) {
+        if (candidates <= block_capacity && !block.empty()) return;
+        std::size_t c = std::max(first_capacity, block_capacity);
+        while (c < candidates) c *= 2;
+        block_capacity = c;
+        stride = c + 16;
+        block.assign(block_rows * stride, S(0));  // zeros: lanes read past a block's end are finite
+        distances.assign(c + distance_padding<S>, S(0));
+    }
+
+    [[nodiscard]] candidate_block<S, D> block_view() noexcept {
+        if (block.empty()) reserve_block(first_capacity);
+        candidate_block<S, D> b;
+        S* base = block.data();
+        for (std::size_t d = 0; d < D; ++d) {
+            b.pos[d] = base + d * stride;
+            b.vel[d] = base + (D + d) * stride;
+            b.shift[d] = b.shift_row[d] = base + (2 * D + d) * stride;
+        }
+        b.no_shift = base + 3 * D * stride;  // zeros, never written
+        b.capacity = block_capacity;
+        return b;
+    }
+};
+}  // namespace detail
+
+// Scratch space for flock_step: accelerations, and per task a neighbour buffer and
+// the kernel's block, each grown to what the flock needs.
 template <class V>
 struct flock_workspace {
     using S = scalar_t<V>;
     std::vector<V> accelerations;
-    std::vector<neighbor<S, dimension_v<V>>> neighbors;  // tasks * capacity
     std::vector<S> sorted_velocities;                    // per axis, in the grid's cell order
     std::vector<detail::moved_boid<V>> finished_states;  // new states by slot (the fused step: every boid's)
     std::vector<unsigned char> finished;                 // by slot: the new state above is ready
     std::vector<unsigned char> task_ok;                  // per task: its boids suit the fused kernel
-    std::vector<S> blocks;                               // per task: a cell's candidates (see block_for)
-    std::vector<S> crowd_distances;                      // per task: a crowded boid's distances (heeded_radius_squared)
-    std::vector<std::size_t> off_kernel;                 // per task: boids handed from the kernel to the per-boid path
-    std::vector<V> gathered_positions, gathered_velocities;  // a strided step's copies of your members
-    std::size_t capacity = 0;
+    std::vector<detail::task_scratch<S, dimension_v<V>>> scratch;  // per task
+    std::vector<V> gathered_positions, gathered_velocities;        // a strided step's copies of your members
     std::size_t tasks = 0;
     flock_step_report report{};  // the last step's path and why
 
-    // A cell's candidates beyond this many take the general path; the block stays
-    // small enough for the first-level cache.
-    static constexpr std::size_t block_capacity = 1024;
-    static_assert(block_capacity <= detail::block_capacity_limit, "counts in the kernel must stay exact");
-    static constexpr std::size_t block_stride = block_capacity + 16;   // + lanes read past the end
-    static constexpr std::size_t block_rows = 3 * dimension_v<V> + 1;  // positions, velocities, shifts per axis; zeros
-    static constexpr std::size_t crowd_stride = block_capacity + detail::distance_padding<S>;
-
-    [[nodiscard]] detail::candidate_block<S, dimension_v<V>> block_for(std::size_t task) noexcept {
-        constexpr std::size_t D = dimension_v<V>;
-        detail::candidate_block<S, D> b;
-        S* base = blocks.data() + task * block_rows * block_stride;
-        for (std::size_t d = 0; d < D; ++d) {
-            b.pos[d] = base + d * block_stride;
-            b.vel[d] = base + (D + d) * block_stride;
-            b.shift[d] = b.shift_row[d] = base + (2 * D + d) * block_stride;
-        }
-        b.no_shift = base + 3 * D * block_stride;  // zeros, never written
-        b.capacity = block_capacity;
-        return b;
-    }
-
-    void prepare(std::size_t n, std::size_t task_count, std::size_t per_boid) {
+    void prepare(std::size_t n, std::size_t task_count) {
         if (accelerations.size() != n) accelerations.resize(n);
-        if (tasks != task_count || capacity != per_boid) {
+        if (tasks != task_count) {
             tasks = task_count;
-            capacity = per_boid;
-            neighbors.resize(tasks * capacity);
+            scratch.resize(tasks);
             task_ok.resize(tasks);
-            off_kernel.resize(tasks);
-            // Zeros, so lanes read past a block's end are finite on the first fill.
-            blocks.assign(tasks * block_rows * block_stride, S(0));
-            crowd_distances.assign(tasks * crowd_stride, S(0));
         }
+        for (auto& t : scratch) t.off = {};
     }
 };
 

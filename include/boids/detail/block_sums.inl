@@ -35,10 +35,11 @@ BOIDS_DETAIL_BLOCK_SUMS_SPEC void BOIDS_DETAIL_BLOCK_SUMS(const kernel_query<S, 
     const F zero = P::splat(S(0)), one = P::splat(S(1)), minus_one = P::splat(S(-1));
     // One counter for two counts, both small integers (exact in any float):
     // + 1 per neighbour, + zero_weight per lane at distance 0.
+    // Blocks of more than block_capacity_limit candidates are counted in parts of at
+    // most that many, each part's counts taken out as whole numbers before the next.
     const S zero_weight = S(block_capacity_limit + 1);
-    BOIDS_ASSERT(block.size <= block_capacity_limit,
-                 "block_sums: more candidates than the count can tell from zero_weight");
     const F at_zero_weight = P::splat(zero_weight);
+    std::size_t counted = 0, counted_zeros = 0;  // the parts already taken out
     F counts[R], offset[R][D], velocity[R][D], push[R][D], nearest[R];
     const F far = P::splat(std::numeric_limits<S>::infinity());
     BOIDS_DETAIL_UNROLL
@@ -72,7 +73,9 @@ BOIDS_DETAIL_BLOCK_SUMS_SPEC void BOIDS_DETAIL_BLOCK_SUMS(const kernel_query<S, 
     // sentinel, so far away that they add +0 to every sum, as a masked lane would: no
     // mask for the end. No lambdas here: a lambda's call operator would not be built
     // for AVX with the function that holds it.
-    const std::size_t chunk = velocities_after ? chunk_steps * logical : std::max<std::size_t>(block.size, 1);
+    static_assert(block_capacity_limit % (chunk_steps * logical) == 0, "block_sums: parts of whole chunks");
+    const std::size_t chunk = velocities_after ? chunk_steps * logical : block_capacity_limit;
+    const bool in_parts = block.size > block_capacity_limit;
     for (std::size_t c0 = 0; c0 < block.size; c0 += chunk) {
         const std::size_t c1 = std::min(block.size, c0 + chunk);
         std::size_t packs = 0;
@@ -137,6 +140,16 @@ BOIDS_DETAIL_BLOCK_SUMS_SPEC void BOIDS_DETAIL_BLOCK_SUMS(const kernel_query<S, 
                     velocity[r][d] = velocity[r][d] + P::keep(m, P::load(block.vel[d] + at));
             }
         }
+        if (in_parts && (c1 % block_capacity_limit == 0 || c1 == block.size)) {
+            std::size_t both = 0;  // whole numbers below 2^24: exact in any float, in any order
+            BOIDS_DETAIL_UNROLL
+            for (std::size_t r = 0; r < R; ++r) {
+                both += static_cast<std::size_t>(P::sum(counts[r]));
+                counts[r] = zero;
+            }
+            counted += both % static_cast<std::size_t>(zero_weight);
+            counted_zeros += both / static_cast<std::size_t>(zero_weight);
+        }
     }  // chunks
 
     // The tree: logical lane l = r * P::lanes + k; first l + (l + logical/2), and so on
@@ -172,8 +185,8 @@ BOIDS_DETAIL_BLOCK_SUMS_SPEC void BOIDS_DETAIL_BLOCK_SUMS(const kernel_query<S, 
     }
     P::sum_each(lanes_of, total);
     const auto both = static_cast<std::size_t>(total[0]);
-    const std::size_t zeros = both / static_cast<std::size_t>(zero_weight);
-    out.count = both % static_cast<std::size_t>(zero_weight);
+    const std::size_t zeros = counted_zeros + both / static_cast<std::size_t>(zero_weight);
+    out.count = counted + both % static_cast<std::size_t>(zero_weight);
     out.coincident = zeros > 0 ? zeros - 1 : 0;  // less the boid itself
     if constexpr (Nearest) {
         S near_lanes[P::lanes];
@@ -187,5 +200,50 @@ BOIDS_DETAIL_BLOCK_SUMS_SPEC void BOIDS_DETAIL_BLOCK_SUMS(const kernel_query<S, 
         out.offset[d] = total[1 + d];
         out.velocity[d] = total[1 + D + d];
         out.push[d] = total[1 + 2 * D + d];
+    }
+}
+
+// d2[j] = the squared distance of candidate j as the kernel above measures it (the
+// same operations, so the same bits), or +infinity where the cone hides it: what a
+// crowded boid ranks its candidates by (heeded_radius_squared). Writes whole steps of
+// `logical` lanes: up to logical - 1 past size.
+template <wrap_mode Wrap, bool Cone, std::size_t Bytes, class S, std::size_t D>
+BOIDS_DETAIL_BLOCK_SUMS_SPEC void BOIDS_DETAIL_SEEN_DISTANCES(const kernel_query<S, D>& q,
+                                                              const candidate_block<S, D>& block, S* d2) noexcept {
+    using P = BOIDS_DETAIL_BLOCK_PACK<S, Bytes>;
+    using F = typename P::f;
+    F p[D], size[D], half[D], neg_half[D], heading[D];
+    BOIDS_DETAIL_UNROLL
+    for (std::size_t d = 0; d < D; ++d) {
+        p[d] = P::splat(q.p[d]);
+        size[d] = P::splat(q.size[d]);
+        half[d] = P::splat(q.half[d]);
+        neg_half[d] = P::splat(-q.half[d]);
+        heading[d] = P::splat(q.heading[d]);
+    }
+    const S cos2 = q.cos_half * q.cos_half;
+    const F cone_k = P::splat(q.cos_half >= S(0) ? cos2 : -cos2);
+    const F far = P::splat(std::numeric_limits<S>::infinity());
+    for (std::size_t at = 0; at < block.size; at += P::lanes) {
+        F dx[D];
+        F sq{};
+        BOIDS_DETAIL_UNROLL
+        for (std::size_t d = 0; d < D; ++d) {
+            F x = P::load(block.pos[d] + at) - p[d];
+            if constexpr (Wrap == wrap_mode::per_shift) {
+                x = x + P::load(block.shift[d] + at);
+            } else if constexpr (Wrap == wrap_mode::per_lane) {
+                x = P::minimum_image(x, size[d], half[d], neg_half[d]);
+            }
+            dx[d] = x;
+            sq = d == 0 ? x * x : sq + x * x;
+        }
+        if constexpr (Cone) {
+            F dot = dx[0] * heading[0];
+            BOIDS_DETAIL_UNROLL
+            for (std::size_t d = 1; d < D; ++d) dot = dot + dx[d] * heading[d];
+            sq = P::select(dot * P::abs(dot) >= cone_k * sq, sq, far);
+        }
+        P::store(d2 + at, sq);
     }
 }

@@ -105,6 +105,27 @@ template <class V>
     return summary;
 }
 
+// The report of a fused step: every boid on the kernel, or how many left it and why.
+template <class Scratch>
+[[nodiscard]] flock_step_report fused_report(const std::vector<Scratch>& tasks) noexcept {
+    flock_step_report r{flock_path::fused_kernel, "metric neighbours over a dense grid: every boid on the kernel", 0,
+                        {}};
+    for (const auto& t : tasks) {
+        r.off_kernel.on_one_spot += t.off.on_one_spot;
+        r.off_kernel.tied_at_cap += t.off.tied_at_cap;
+    }
+    r.boids_off_kernel = r.off_kernel.on_one_spot + r.off_kernel.tied_at_cap;
+    if (r.boids_off_kernel == 0) return r;
+    r.path = flock_path::mixed;
+    if (r.off_kernel.tied_at_cap == 0)
+        r.reason = "the fused kernel, but boids with a neighbour on their very spot boid by boid";
+    else if (r.off_kernel.on_one_spot == 0)
+        r.reason = "the fused kernel, but boids whose nearest max_neighbors end in a tie boid by boid";
+    else
+        r.reason = "the fused kernel, but boids on one spot and boids tied at the cap boid by boid";
+    return r;
+}
+
 // The fused metric step over a dense grid: gathers velocities into cell order, then,
 // cell by cell, copies the cell's candidates into a block, computes each of its
 // boids' sums over it (flock_kernel.hpp) and moves the boid at once, into the
@@ -175,10 +196,10 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
     executor(tasks, [&](std::size_t t) {
         const index_range range = task_range(n, t, tasks);
         const std::size_t b = range.begin, e = range.end;
-        span<neighbor<S, D>> buf(ws.neighbors.data() + t * ws.capacity, ws.capacity);
+        task_scratch<S, D>& scratch = ws.scratch[t];
         const S* vels = ws.sorted_velocities.data();
         const span<const V> old_vel(velocities.data(), n);  // unchanged until every boid has moved
-        candidate_block<S, D> block = ws.block_for(t);
+        candidate_block<S, D> block = scratch.block_view();
         kernel_query<S, D> q{};
         for (std::size_t d = 0; d < D; ++d) {
             q.size[d] = cfg.world.size[d];
@@ -191,7 +212,6 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
         finish_batch<S, D> batch{};  // zeros: the lanes past its size compute on finite leftovers
         constexpr bool ready_made = is_ready_made_blend<Blend>::value;
         const bool batched = ready_made && batch_finish_supported(cfg);
-        std::size_t off_kernel = 0;
         // A blend of the user's: its boids wait with their summaries, then are asked
         // and moved together (move_waiting_boids).
         neighborhood_summary<V> waiting[ready_made ? 1 : finish_batch<S, D>::capacity];
@@ -205,15 +225,19 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
         bool filled = false;
         // Crowded boids (more neighbours than they heed) come in runs, in cell order.
         bool last_crowded = false;  // the boid before was crowded
-        const std::size_t heed = cfg.max_neighbors;
+        const std::size_t heed = cfg.neighbor_cap();
+        const bool capped = heed < n;  // else no boid can be crowded
         const bool per_lane = toroidal && !one_image;
-        const bool crowd_on_kernel = heed > 0 && !per_lane;  // and no cone: see below
-        S* const crowd_scratch = ws.crowd_distances.data() + t * ws.crowd_stride;
         const S full_r2 = q.r2;
         for (std::size_t s = b; s < e; ++s) {
             if (s >= cell_end) {
                 cell_end = plan.scan_all ? e : runs.cell_end_of(s);
                 filled = fill_block(runs, plan, one_image, s, axes, vels, n, block);
+                if (!filled) {  // a denser neighbourhood than any before: a larger block
+                    scratch.reserve_block(block_size_of(runs, plan, s));
+                    block = scratch.block_view();
+                    filled = fill_block(runs, plan, one_image, s, axes, vels, n, block);
+                }
             }
             const std::size_t i = order[s];
             // This boid's own state from the cell-ordered copies: sequential reads.
@@ -245,30 +269,45 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
                     else if (block.shifted) with(std::integral_constant<wrap_mode, wrap_mode::per_shift>{});
                     else with(std::integral_constant<wrap_mode, wrap_mode::none>{});
                 };
-                if (last_crowded && crowd_on_kernel && !use_cone) {
+                // The squared radius within which it sees exactly its `heed` nearest.
+                auto heeded = [&](std::size_t neighbours) {
+                    auto cut = [&](auto wrap) {
+                        constexpr wrap_mode W = decltype(wrap)::value;
+                        return use_cone ? heeded_radius_squared<W, true>(avx, block, q, heed, neighbours,
+                                                                         scratch.distances.data())
+                                        : heeded_radius_squared<W, false>(avx, block, q, heed, neighbours,
+                                                                          scratch.distances.data());
+                    };
+                    if (per_lane) return cut(std::integral_constant<wrap_mode, wrap_mode::per_lane>{});
+                    if (block.shifted) return cut(std::integral_constant<wrap_mode, wrap_mode::per_shift>{});
+                    return cut(std::integral_constant<wrap_mode, wrap_mode::none>{});
+                };
+                if (last_crowded && capped) {
                     // Likely crowded too: counted from the distances rather than by a first
                     // run of the kernel. Not crowded after all: q.r2 comes back as it was.
-                    q.r2 = heeded_radius_squared(avx, block, q, heed, neighbours_unknown, crowd_scratch);
+                    q.r2 = heeded(neighbours_unknown);
                     run();
                     last_crowded = q.r2 < full_r2 || sums.count > heed;
                     q.r2 = full_r2;
                 } else {
                     run();
                     last_crowded = sums.count > heed;
-                    if (last_crowded && crowd_on_kernel && !use_cone && sums.coincident == 0) {
+                    if (last_crowded && sums.coincident == 0) {
                         // Crowded: it heeds its max_neighbors nearest, summed by the kernel with
                         // its radius cut to the last of them (a tie there: the general path below).
-                        q.r2 = heeded_radius_squared(avx, block, q, heed, sums.count, crowd_scratch);
+                        q.r2 = heeded(sums.count);
                         run();
                         q.r2 = full_r2;
                     }
                 }
             }
             V a;
-            if (!filled || sums.coincident > 0 || sums.count > cfg.max_neighbors) {  // rare: the exact general path
-                ++off_kernel;
+            if (!filled || sums.coincident > 0 || sums.count > heed) {  // rare: the exact general path
+                if (sums.coincident > 0) ++scratch.off.on_one_spot;
+                else ++scratch.off.tied_at_cap;
                 a = blend_at(blend, i, p_i, v_i,
-                             boids::summarize(i, old_vel, find_neighbors(i, grid, old_vel, cfg, buf), cfg.separate));
+                             boids::summarize(i, old_vel, gather_neighbors(i, grid, old_vel, cfg, scratch.neighbors),
+                                              cfg.separate));
             } else if (batched) {
                 if (batch.add(s, sums.count, p_i, v_i, to_vector<V>(sums.push), to_vector<V>(sums.offset),
                               to_vector<V>(sums.velocity)))
@@ -288,7 +327,6 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
             ws.finished_states[s] = {p, v};
         }
         finish_waiting();
-        ws.off_kernel[t] = off_kernel;
     });
     // The new state goes to the caller's arrays in index order: random reads of the
     // copies by slot, which overlap, where writing each boid as it moved made random

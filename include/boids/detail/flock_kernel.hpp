@@ -88,10 +88,12 @@ enum class wrap_mode {
 };
 
 #define BOIDS_DETAIL_BLOCK_SUMS block_sums_of_width
+#define BOIDS_DETAIL_SEEN_DISTANCES seen_distances_of_width
 #define BOIDS_DETAIL_BLOCK_SUMS_SPEC BOIDS_DETAIL_INLINE
 #define BOIDS_DETAIL_BLOCK_PACK pack
 #include "block_sums.inl"
 #undef BOIDS_DETAIL_BLOCK_SUMS
+#undef BOIDS_DETAIL_SEEN_DISTANCES
 #undef BOIDS_DETAIL_BLOCK_SUMS_SPEC
 #undef BOIDS_DETAIL_BLOCK_PACK
 
@@ -100,13 +102,23 @@ enum class wrap_mode {
 // 16-byte packs (the test flock.same-bits-any-pack-width holds every width to this).
 // Called, not inlined, from code built without AVX.
 #  define BOIDS_DETAIL_BLOCK_SUMS block_sums_of_width_avx
+#  define BOIDS_DETAIL_SEEN_DISTANCES seen_distances_of_width_avx
 #  define BOIDS_DETAIL_BLOCK_SUMS_SPEC __attribute__((target("avx"))) inline
 #  define BOIDS_DETAIL_BLOCK_PACK pack_avx
 #  include "block_sums.inl"
 #  undef BOIDS_DETAIL_BLOCK_SUMS
+#  undef BOIDS_DETAIL_SEEN_DISTANCES
 #  undef BOIDS_DETAIL_BLOCK_SUMS_SPEC
 #  undef BOIDS_DETAIL_BLOCK_PACK
 #endif
+
+// The candidates a boid of `slot`'s cell sees through fill_block: how large its block is.
+template <class Runs>
+std::size_t block_size_of(const Runs& runs, const run_plan& plan, std::size_t slot) noexcept {
+    std::size_t size = 0;
+    runs.for_each_run(slot, plan, [&](std::size_t s0, std::size_t s1) { size += s1 - s0; });
+    return size;
+}
 
 template <wrap_mode Wrap, bool Cone, bool Linear, bool Nearest = false, class S, std::size_t D>
 void block_sums(bool avx, const kernel_query<S, D>& q, const candidate_block<S, D>& block,
@@ -190,27 +202,22 @@ bool fill_block(const Runs& runs, const run_plan& plan, bool one_image, std::siz
 }
 
 // A boid with more neighbours in its block than it heeds (max_neighbors) heeds the
-// `heed` nearest. Returns a squared radius within which exactly they lie, found from
-// the block's own distances (the kernel's operations, so the same bits): the kernel
-// run again with it sums exactly them, unless several lie at the last one's distance
-// (the caller then counts more than `heed` and takes the general path, which breaks
-// such ties by index). `neighbours`: how many the kernel counted within q.r2, or
-// neighbours_unknown, to count them here from the distances (every boid within q.r2
-// but the boid itself, coincident ones included); then q.r2 itself comes back when
-// they are not more than `heed`. No cone, and not the per-lane wrap. `scratch` holds
-// block.capacity + distance_padding values.
+// `heed` nearest it sees. Returns a squared radius within which exactly they lie,
+// found from the block's own distances (seen_distances: the kernel's operations, so
+// the same bits; hidden by the cone: infinitely far): the kernel run again with it
+// sums exactly them, unless several lie at the last one's distance (the caller then
+// counts more than `heed` and takes the general path, which breaks such ties by
+// index). `neighbours`: how many the kernel counted within q.r2, or
+// neighbours_unknown, to count them here from the distances (every boid seen within
+// q.r2 but the boid itself, coincident ones included); then q.r2 itself comes back
+// when they are not more than `heed`. `scratch` holds block.size + distance_padding
+// values.
 inline constexpr std::size_t neighbours_unknown = ~std::size_t(0);
-template <class S, std::size_t D>
+template <wrap_mode Wrap, bool Cone, class S, std::size_t D>
 S heeded_radius_squared(bool avx, const candidate_block<S, D>& block, const kernel_query<S, D>& q, std::size_t heed,
                         std::size_t neighbours, S* scratch) noexcept {
-    const S* x[D];
-    const S* shift[D];
-    for (std::size_t d = 0; d < D; ++d) {
-        x[d] = block.pos[d];
-        shift[d] = block.shift[d];
-    }
-    if (block.shifted) block_distances<true, D>(avx, x, shift, q.p.data(), block.size, scratch);
-    else block_distances<false, D>(avx, x, shift, q.p.data(), block.size, scratch);
+    BOIDS_DETAIL_PICK_BUILD(avx, (seen_distances_of_width_avx<Wrap, Cone, 32>(q, block, scratch)),
+                            (seen_distances_of_width<Wrap, Cone, BOIDS_DETAIL_PACK_BYTES>(q, block, scratch)));
     // A limit t with exactly `heed` neighbours, and the boid itself (at 0), within it:
     // interpolation (distances in a disc or ball spread evenly enough: in a settled
     // flock 2.6 counts a boid where alternating from the first took 3.3), then steps
@@ -241,6 +248,14 @@ S heeded_radius_squared(bool avx, const candidate_block<S, D>& block, const kern
         }
     }
     return hi;
+}
+// Without a cone, in a block whose candidates need at most their run's shift.
+template <class S, std::size_t D>
+S heeded_radius_squared(bool avx, const candidate_block<S, D>& block, const kernel_query<S, D>& q, std::size_t heed,
+                        std::size_t neighbours, S* scratch) noexcept {
+    return block.shifted
+               ? heeded_radius_squared<wrap_mode::per_shift, false>(avx, block, q, heed, neighbours, scratch)
+               : heeded_radius_squared<wrap_mode::none, false>(avx, block, q, heed, neighbours, scratch);
 }
 
 }  // namespace detail
