@@ -460,7 +460,7 @@ TEST_CASE("a crowded boid heeds its max_neighbors nearest on the kernel, as on t
     // Boids with more neighbours than max_neighbors: the fused step finds the radius of
     // the nearest ones and runs the kernel again within it. Taking all of them, or the
     // wrong ones, moves a velocity by far more than summation order does (over 1e-3 here).
-    // (With a cone, a crowded boid takes the general path: checked here as well.)
+    // (With a cone too.)
     for (double angle : {360.0, 270.0})
         for (auto edges : {boids::edges::bounded, boids::edges::toroidal}) {
             auto cfg = boids::lesson::config<lab::vec2>();
@@ -586,5 +586,214 @@ TEST_CASE("a flock's state is its two arrays: a fresh grid and workspace mid-run
         CAPTURE(static_cast<int>(kind));
         CHECK(same);
         CHECK_FALSE(same_bits(p1, p));  // it moved
+    }
+}
+
+namespace {
+// Every boid's summary as flock_step hands it to a blend, by index (dt = 0: nothing moves).
+template <class V, class Executor = boids::sequential>
+std::vector<boids::neighborhood_summary<V>> summaries_of_step(const boids::flock_config<V>& cfg,
+                                                              const std::vector<V>& p0, const std::vector<V>& v0,
+                                                              boids::uniform_grid<V>& grid,
+                                                              boids::flock_workspace<V>& ws, Executor&& ex = {}) {
+    std::vector<boids::neighborhood_summary<V>> seen(p0.size());
+    auto record = [&](const boids::boid_view<V>& b, const boids::neighborhood_summary<V>& s) {
+        seen[b.index] = s;
+        return boids::zero<V>();
+    };
+    auto p = p0, v = v0;
+    boids::flock_step(boids::span<V>(p), boids::span<V>(v), cfg, grid, ws, 0.0, record, ex);
+    return seen;
+}
+
+// Boid i's neighbourhood by brute force: every other boid within the radius and the
+// cone, the nearest max_neighbors of them kept by sorting (distance, then index).
+template <class V>
+boids::neighborhood_summary<V> brute_force_summary(std::size_t i, const boids::flock_config<V>& cfg,
+                                                   const std::vector<V>& p, const std::vector<V>& v) {
+    using S = boids::scalar_t<V>;
+    constexpr std::size_t D = boids::dimension_v<V>;
+    struct seen_boid {
+        S d2;
+        std::size_t j;
+        V offset;
+    };
+    std::vector<seen_boid> all;
+    const auto cone = boids::vision_cone<S, D>::from(v[i], cfg.view_angle);
+    for (std::size_t j = 0; j < p.size(); ++j) {
+        if (j == i) continue;
+        const V off = boids::offset(cfg.world, p[i], p[j]);
+        std::array<S, D> a{};
+        for (std::size_t d = 0; d < D; ++d) a[d] = boids::get(off, d);
+        const S d2 = boids::dot(off, off);
+        if (d2 <= cfg.view_radius * cfg.view_radius && cone.sees(a, d2)) all.push_back({d2, j, off});
+    }
+    std::sort(all.begin(), all.end(),
+              [](const seen_boid& a, const seen_boid& b) { return a.d2 < b.d2 || (a.d2 == b.d2 && a.j < b.j); });
+    if (all.size() > cfg.neighbor_cap()) all.resize(cfg.neighbor_cap());
+    boids::neighborhood_summary<V> s;
+    s.count = all.size();
+    for (const auto& b : all) {
+        s.offset_sum = boids::add(s.offset_sum, b.offset);
+        s.velocity_sum = boids::add(s.velocity_sum, v[b.j]);
+    }
+    return s;
+}
+
+// Whether every boid's summary from the step matches brute force: the same count, and
+// sums that differ by summation order only.
+template <class V>
+std::size_t summaries_off_brute_force(const boids::flock_config<V>& cfg, const std::vector<V>& p,
+                                      const std::vector<V>& v, const std::vector<boids::neighborhood_summary<V>>& got) {
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        const auto want = brute_force_summary(i, cfg, p, v);
+        const double scale = 1.0 + static_cast<double>(want.count);
+        const bool same = got[i].count == want.count &&
+                          boids::distance(got[i].offset_sum, want.offset_sum) <= 1e-9 * scale * cfg.view_radius &&
+                          boids::distance(got[i].velocity_sum, want.velocity_sum) <= 1e-9 * scale * 200.0;
+        wrong += same ? 0 : 1;
+    }
+    return wrong;
+}
+
+// n boids uniform in a square patch (2D) or a ball (3D) of `extent` at the origin's
+// corner of the world, headings uniform, speeds 60 to 160.
+template <class V>
+void packed_flock(std::uint64_t seed, std::size_t n, double extent, std::vector<V>& p, std::vector<V>& v) {
+    constexpr std::size_t D = boids::dimension_v<V>;
+    boids::random_stream rng(seed);
+    p.resize(n);
+    v.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        V x;
+        do {
+            x = boids::generate<V>([&](std::size_t) { return rng.uniform(-1.0, 1.0); });
+        } while (D == 3 && boids::dot(x, x) > 1.0);
+        p[i] = boids::generate<V>([&](std::size_t d) {
+            return D == 2 ? 10.0 + extent * 0.5 * (boids::get(x, d) + 1.0) : 1000.0 + 0.5 * extent * boids::get(x, d);
+        });
+        v[i] = boids::scale(boids::unit_direction<V>(rng.next()), rng.uniform(60.0, 160.0));
+    }
+}
+}  // namespace
+
+TEST_CASE("every boid of a packed flock on the kernel: its summary is brute force's, whatever the cone and cap",
+          "[flock][dense]") {
+    // 2,000 lesson boids (radius 60) packed into 800, 400 and 200 px squares: about
+    // 15, 60 and 230 neighbours each. Caps from one to none, with and without the cone.
+    for (auto edges : {boids::edges::toroidal, boids::edges::bounded})
+        for (double patch : {800.0, 400.0, 200.0}) {
+            std::vector<lab::vec2> p, v;
+            packed_flock(7, 2000, patch, p, v);
+            for (double angle : {270.0, 360.0})
+                for (std::size_t cap :
+                     {std::size_t(1), std::size_t(7), std::size_t(16), std::size_t(256), boids::no_cap}) {
+                    auto cfg = boids::lesson::config<lab::vec2>();
+                    cfg.world = boids::world<double, 2>::box(edges, {2000.0, 2000.0});
+                    cfg.view_angle = angle;
+                    cfg.max_neighbors = cap;
+                    boids::uniform_grid<lab::vec2> grid(cfg.world, cfg.view_radius);
+                    boids::flock_workspace<lab::vec2> ws;
+                    const auto got = summaries_of_step(cfg, p, v, grid, ws);
+                    CAPTURE(static_cast<int>(edges), patch, angle, cap, grid.cell_size());
+                    CHECK(ws.report.path == boids::flock_path::fused_kernel);
+                    CHECK(ws.report.boids_off_kernel == 0);
+                    CHECK(summaries_off_brute_force(cfg, p, v, got) == 0);
+                    // Capped where a boid sees far more than it keeps: the grid chose smaller cells.
+                    if (patch == 200.0 && cap <= 16) CHECK(grid.cell_size() < cfg.view_radius * 0.7);
+                }
+        }
+}
+
+TEST_CASE("every boid of a packed 3D flock on the kernel: its summary is brute force's", "[flock][dense]") {
+    for (double extent : {40.0, 20.0, 10.0}) {
+        std::vector<lab::vec3> p, v;
+        packed_flock(8, 1500, extent, p, v);
+        for (double angle : {300.0, 360.0})
+            for (std::size_t cap : {std::size_t(7), std::size_t(64), boids::no_cap}) {
+                auto cfg = cube_config(2000.0);
+                cfg.neighbors = boids::neighborhood_kind::metric;
+                cfg.view_radius = 4.0;
+                cfg.view_angle = angle;
+                cfg.max_neighbors = cap;
+                boids::uniform_grid<lab::vec3> grid(cfg.world, cfg.view_radius);
+                boids::flock_workspace<lab::vec3> ws;
+                const auto got = summaries_of_step(cfg, p, v, grid, ws);
+                CAPTURE(extent, angle, cap, grid.cell_size());
+                CHECK(ws.report.boids_off_kernel == 0);
+                CHECK(summaries_off_brute_force(cfg, p, v, got) == 0);
+            }
+    }
+}
+
+TEST_CASE("a packed flock's step is the same bits on 1 and 2 threads, and over any cell size the same neighbours",
+          "[flock][dense][threads]") {
+    std::vector<lab::vec2> p0, v0;
+    packed_flock(9, 3000, 200.0, p0, v0);
+    for (std::size_t cap : {std::size_t(7), std::size_t(256), boids::no_cap}) {
+        auto cfg = boids::lesson::config<lab::vec2>();
+        cfg.world = boids::world<double, 2>::box(boids::edges::toroidal, {2000.0, 2000.0});
+        cfg.max_neighbors = cap;
+        CAPTURE(cap);
+        const auto one = grid_steps(cfg, p0, v0, 4, boids::sequential{});
+        boids::thread_pool pool(2);
+        const auto pooled = grid_steps(cfg, p0, v0, 4, pool);
+        const auto counted = grid_steps(cfg, p0, v0, 4, boids::thread_count{2});
+        CHECK(same_bits(one.first, pooled.first));
+        CHECK(same_bits(one.second, pooled.second));
+        CHECK(same_bits(one.first, counted.first));
+        CHECK(same_bits(one.second, counted.second));
+        // The grid's own cells against cells of the user's: the same neighbours.
+        boids::uniform_grid<lab::vec2> own(cfg.world, cfg.view_radius);
+        boids::flock_workspace<lab::vec2> ws;
+        const auto reference = summaries_of_step(cfg, p0, v0, own, ws);
+        for (double cell : {60.0, 30.0, 11.0, 150.0}) {
+            boids::uniform_grid<lab::vec2> fixed(cfg.world, cell);
+            fixed.set_cell_size(cell);
+            REQUIRE_FALSE(fixed.picks_cell_size());
+            const auto got = summaries_of_step(cfg, p0, v0, fixed, ws);
+            CHECK(fixed.cell_size() == cell);
+            std::size_t differ = 0;
+            for (std::size_t i = 0; i < got.size(); ++i) {
+                const bool same = got[i].count == reference[i].count &&
+                                  boids::distance(got[i].offset_sum, reference[i].offset_sum) < 1e-9 * 60.0 * 300;
+                differ += same ? std::size_t(0) : std::size_t(1);
+            }
+            CAPTURE(cell);
+            CHECK(differ == 0);
+        }
+    }
+}
+
+TEST_CASE("a cap or k beyond the flock allocates by the flock: 1 << 30, SIZE_MAX and 0 count every neighbour",
+          "[flock][dense][finite]") {
+    std::vector<lab::vec2> p0, v0;
+    packed_flock(10, 800, 200.0, p0, v0);
+    auto cfg = boids::lesson::config<lab::vec2>();
+    cfg.world = boids::world<double, 2>::box(boids::edges::toroidal, {2000.0, 2000.0});
+    auto run = [&](std::size_t cap, auto& finder, boids::neighborhood_kind kind) {
+        auto c = cfg;
+        c.max_neighbors = cap;
+        c.neighbors = kind;
+        c.k = cap;
+        auto p = p0, v = v0;
+        boids::flock_workspace<lab::vec2> ws;
+        boids::flock_step(boids::span<lab::vec2>(p), boids::span<lab::vec2>(v), c, finder, ws, 1.0 / 60);
+        return std::make_pair(p, v);
+    };
+    boids::uniform_grid<lab::vec2> grid(cfg.world, cfg.view_radius);
+    boids::all_pairs<lab::vec2> pairs(cfg.world);
+    const auto metric = boids::neighborhood_kind::metric;
+    const auto none = run(boids::no_cap, grid, metric);
+    for (std::size_t cap : {std::size_t(1) << 30, std::numeric_limits<std::size_t>::max(), std::size_t(0)}) {
+        CAPTURE(cap);
+        const auto got = run(cap, grid, metric);
+        CHECK(same_bits(got.first, none.first));
+        CHECK(same_bits(got.second, none.second));
+        const auto per_boid = run(cap, pairs, metric);  // the per-boid path: its buffer grows by what it finds
+        CHECK(same_bits(per_boid.first, run(boids::no_cap, pairs, metric).first));
+        const auto topological = run(std::size_t(1) << 30, grid, boids::neighborhood_kind::topological);
+        CHECK(same_bits(topological.first, run(p0.size() - 1, grid, boids::neighborhood_kind::topological).first));
     }
 }

@@ -37,6 +37,19 @@ struct identity {
 template <class T>
 using identity_t = typename identity<T>::type;
 
+// Tells a dense grid the query of this step, so that it sizes its cells for the
+// flock (the fused metric step; other steps keep the cells it was given).
+template <class V, class Grid>
+void serve_step_queries(Grid& grid, const flock_config<V>& cfg, std::size_t n) noexcept {
+    using S = scalar_t<V>;
+    if (cfg.neighbors != neighborhood_kind::metric || cfg.order != neighbor_order::finder) {
+        grid.serve_queries(S(0), 0, S(1));
+        return;
+    }
+    const S seen = cfg.view_angle < S(360) ? std::fmax(cfg.view_angle, S(0)) / S(360) : S(1);
+    grid.serve_queries(cfg.view_radius, cfg.neighbor_cap() < n ? cfg.neighbor_cap() : no_cap, seen);
+}
+
 template <class Blend, class V>
 inline constexpr bool is_blend_v =
     std::is_invocable_r_v<V, const Blend&, const boid_view<V>&, const neighborhood_summary<V>&>;
@@ -66,9 +79,14 @@ void flock_step(detail::identity_t<span<V>> positions, detail::identity_t<span<V
     ws.prepare(n, tasks);
     const span<const V> pos(positions.data(), n);
     const span<const V> vel(velocities.data(), n);
-    if constexpr (detail::has_contiguous_runs<std::remove_cv_t<Finder>>::value)
-        finder.build(pos, executor, detail::concurrency_of(executor));  // a dense grid: built in parallel
-    else finder.build(pos);
+    if constexpr (detail::has_contiguous_runs<std::remove_cv_t<Finder>>::value) {
+        // A dense grid, told the query so that it sizes its cells for this flock, and
+        // built in parallel.
+        detail::serve_step_queries(finder, cfg, n);
+        finder.build(pos, executor, detail::concurrency_of(executor));
+    } else {
+        finder.build(pos);
+    }
 
     ws.report = flock_step_report{flock_path::per_boid, "", 0};
     if constexpr (detail::has_contiguous_runs<std::remove_cv_t<Finder>>::value) {
@@ -132,7 +150,7 @@ void flock_step(detail::identity_t<span<V>> positions, detail::identity_t<span<V
         };
         if constexpr (in_slots) {
             if (cfg.neighbors == neighborhood_kind::topological) {  // the grid's batch: a block of candidates per cell
-                const std::size_t k = std::min(cfg.k, n);  // k larger than the flock: all of it
+                const std::size_t k = std::min(cfg.k, n);           // k larger than the flock: all of it
                 if (buf.size() < std::max<std::size_t>(k, 1)) buf.resize(std::max<std::size_t>(k, 1));
                 const span<neighbor<S, D>> held(buf.data(), k);
                 k_nearest<S, D> knn(held, k);

@@ -111,43 +111,57 @@ struct flock_step_report {
 };
 
 namespace detail {
-// One task's scratch space in a flock step. Each task grows its own, to the largest
-// neighbourhood it has met: a step allocates nothing once the flock has been as dense.
+// A block of candidates' storage (candidate_block), grown to the largest block met.
 template <class S, std::size_t D>
-struct task_scratch {
-    std::vector<neighbor<S, D>> neighbors;  // the per-boid path: one boid's neighbours
-    std::vector<S> block;                   // a cell's candidates: block_rows rows, `stride` apart
-    std::vector<S> distances;               // a crowded boid's distances to them (heeded_radius_squared)
-    std::size_t block_capacity = 0, stride = 0;
-    off_kernel_counts off{};  // boids handed from the kernel to the per-boid path
+struct block_storage {
+    std::vector<S> data;  // block_rows rows, `stride` apart
+    std::size_t capacity = 0, stride = 0;
 
     static constexpr std::size_t block_rows = 3 * D + 1;  // positions, velocities, shifts per axis; zeros
     static constexpr std::size_t first_capacity = 1024;   // candidates: a block the first-level cache holds
 
     // Room for `candidates` (the kernel reads up to 16 lanes past the end).
-    void reserve_block(std::size_t candidates) {
-        if (candidates <= block_capacity && !block.empty()) return;
-        std::size_t c = std::max(first_capacity, block_capacity);
+    void reserve(std::size_t candidates) {
+        if (candidates <= capacity && !data.empty()) return;
+        std::size_t c = std::max(first_capacity, capacity);
         while (c < candidates) c *= 2;
-        block_capacity = c;
+        capacity = c;
         stride = c + 16;
-        block.assign(block_rows * stride, S(0));  // zeros: lanes read past a block's end are finite
-        distances.assign(c + distance_padding<S>, S(0));
+        data.assign(block_rows * stride, S(0));  // zeros: lanes read past a block's end are finite
     }
-
-    [[nodiscard]] candidate_block<S, D> block_view() noexcept {
-        if (block.empty()) reserve_block(first_capacity);
+    [[nodiscard]] candidate_block<S, D> view() {
+        if (data.empty()) reserve(first_capacity);
         candidate_block<S, D> b;
-        S* base = block.data();
+        S* base = data.data();
         for (std::size_t d = 0; d < D; ++d) {
             b.pos[d] = base + d * stride;
             b.vel[d] = base + (D + d) * stride;
             b.shift[d] = b.shift_row[d] = base + (2 * D + d) * stride;
         }
         b.no_shift = base + 3 * D * stride;  // zeros, never written
-        b.capacity = block_capacity;
+        b.capacity = capacity;
         return b;
     }
+};
+
+// One task's scratch space in a flock step. Each task grows its own, to the largest
+// neighbourhood it has met: a step allocates nothing once the flock has been as dense.
+template <class S, std::size_t D>
+struct task_scratch {
+    std::vector<neighbor<S, D>> neighbors;  // the per-boid path: one boid's neighbours
+    block_storage<S, D> full, near;         // a cell's candidates within the radius; in the cells around it
+    std::vector<S> distances;               // a crowded boid's distances to a block's candidates
+    off_kernel_counts off{};                // boids handed from the kernel to the per-boid path
+
+    // A view of `storage` with room for `candidates`; the distances keep up.
+    [[nodiscard]] candidate_block<S, D> block_for(block_storage<S, D>& storage, std::size_t candidates) {
+        storage.reserve(candidates);
+        const std::size_t most = std::max(full.capacity, near.capacity) + distance_padding<S>;
+        if (distances.size() < most) distances.assign(most, S(0));
+        return storage.view();
+    }
+    // The former for the whole radius, as tests use it.
+    [[nodiscard]] candidate_block<S, D> block_view() { return block_for(full, 0); }
 };
 }  // namespace detail
 
@@ -157,10 +171,10 @@ template <class V>
 struct flock_workspace {
     using S = scalar_t<V>;
     std::vector<V> accelerations;
-    std::vector<S> sorted_velocities;                    // per axis, in the grid's cell order
-    std::vector<detail::moved_boid<V>> finished_states;  // new states by slot (the fused step: every boid's)
-    std::vector<unsigned char> finished;                 // by slot: the new state above is ready
-    std::vector<unsigned char> task_ok;                  // per task: its boids suit the fused kernel
+    std::vector<S> sorted_velocities;                              // per axis, in the grid's cell order
+    std::vector<detail::moved_boid<V>> finished_states;            // new states by slot (the fused step: every boid's)
+    std::vector<unsigned char> finished;                           // by slot: the new state above is ready
+    std::vector<unsigned char> task_ok;                            // per task: its boids suit the fused kernel
     std::vector<detail::task_scratch<S, dimension_v<V>>> scratch;  // per task
     std::vector<V> gathered_positions, gathered_velocities;        // a strided step's copies of your members
     std::size_t tasks = 0;

@@ -108,8 +108,8 @@ template <class V>
 // The report of a fused step: every boid on the kernel, or how many left it and why.
 template <class Scratch>
 [[nodiscard]] flock_step_report fused_report(const std::vector<Scratch>& tasks) noexcept {
-    flock_step_report r{flock_path::fused_kernel, "metric neighbours over a dense grid: every boid on the kernel", 0,
-                        {}};
+    flock_step_report r{
+        flock_path::fused_kernel, "metric neighbours over a dense grid: every boid on the kernel", 0, {}};
     for (const auto& t : tasks) {
         r.off_kernel.on_one_spot += t.off.on_one_spot;
         r.off_kernel.tied_at_cap += t.off.tied_at_cap;
@@ -121,8 +121,7 @@ template <class Scratch>
         r.reason = "the fused kernel, but boids with a neighbour on their very spot boid by boid";
     else if (r.off_kernel.on_one_spot == 0)
         r.reason = "the fused kernel, but boids whose nearest max_neighbors end in a tie boid by boid";
-    else
-        r.reason = "the fused kernel, but boids on one spot and boids tied at the cap boid by boid";
+    else r.reason = "the fused kernel, but boids on one spot and boids tied at the cap boid by boid";
     return r;
 }
 
@@ -199,7 +198,7 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
         task_scratch<S, D>& scratch = ws.scratch[t];
         const S* vels = ws.sorted_velocities.data();
         const span<const V> old_vel(velocities.data(), n);  // unchanged until every boid has moved
-        candidate_block<S, D> block = scratch.block_view();
+        candidate_block<S, D> block = scratch.block_for(scratch.full, 0);
         kernel_query<S, D> q{};
         for (std::size_t d = 0; d < D; ++d) {
             q.size[d] = cfg.world.size[d];
@@ -221,22 +220,41 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
             if constexpr (ready_made) finish_waiting_boids(avx, batch, cfg, dt, store);
             else move_waiting_boids(avx, batch, waiting, waiting_index, blend, cfg, dt, store);
         };
-        std::size_t cell_end = b;  // the block holds the candidates of slots up to here
-        bool filled = false;
+        std::size_t cell_end = b;  // the blocks hold the candidates of slots up to here
         // Crowded boids (more neighbours than they heed) come in runs, in cell order.
         bool last_crowded = false;  // the boid before was crowded
         const std::size_t heed = cfg.neighbor_cap();
         const bool capped = heed < n;  // else no boid can be crowded
         const bool per_lane = toroidal && !one_image;
         const S full_r2 = q.r2;
+        // Cells smaller than the radius and a cap (the grid sizes them so where the
+        // flock is dense: cells_for_query): a boid's nearest are first looked for in
+        // the cells around its own (the near block), and the whole radius is read
+        // only for a boid whose nearest that block cannot prove.
+        const run_plan near_plan{1, false};
+        const bool two_level = capped && !plan.scan_all && plan.reach > 1;
+        const bool near_one_image = toroidal && runs.have_one_image(near_plan);
+        const bool near_per_lane = toroidal && !near_one_image;
+        candidate_block<S, D> near = scratch.block_for(scratch.near, 0);
+        bool filled = false;  // the block holds this cell's candidates within the radius
+        // Fills `blk` for the cell of slot s by `how`, growing its storage if it must.
+        auto fill = [&](block_storage<S, D>& storage, candidate_block<S, D>& blk, const run_plan& how, bool image,
+                        std::size_t slot) {
+            if (fill_block(runs, how, image, slot, axes, vels, n, blk)) return;
+            blk = scratch.block_for(storage, block_size_of(runs, how, slot));  // denser than any before
+            const bool fits = fill_block(runs, how, image, slot, axes, vels, n, blk);
+            BOIDS_ASSERT(fits, "flock_step: a block sized for its candidates did not hold them");
+            static_cast<void>(fits);
+        };
         for (std::size_t s = b; s < e; ++s) {
             if (s >= cell_end) {
                 cell_end = plan.scan_all ? e : runs.cell_end_of(s);
-                filled = fill_block(runs, plan, one_image, s, axes, vels, n, block);
-                if (!filled) {  // a denser neighbourhood than any before: a larger block
-                    scratch.reserve_block(block_size_of(runs, plan, s));
-                    block = scratch.block_view();
-                    filled = fill_block(runs, plan, one_image, s, axes, vels, n, block);
+                if (two_level) {
+                    fill(scratch.near, near, near_plan, near_one_image, s);
+                    filled = false;  // filled when a boid of the cell needs it
+                } else {
+                    fill(scratch.full, block, plan, one_image, s);
+                    filled = true;
                 }
             }
             const std::size_t i = order[s];
@@ -244,65 +262,85 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
             const V p_i = boids::generate<V>([&](std::size_t d) { return axes[d * n + s]; });
             const V v_i = boids::generate<V>([&](std::size_t d) { return vels[d * n + s]; });
             neighborhood_sums<S, D> sums;
-            if (filled) {
-                for (std::size_t d = 0; d < D; ++d) q.p[d] = axes[d * n + s];
-                bool use_cone = false;
-                if (cone) {
-                    const auto vc = vision_cone<S, D>::from(v_i, cfg.view_angle, cos_half);
-                    q.heading = vc.heading;
-                    q.cos_half = vc.cos_half_angle;
-                    use_cone = !vc.all_around;
-                }
-                // One instantiation per case, so each inner loop is free of these branches.
+            for (std::size_t d = 0; d < D; ++d) q.p[d] = axes[d * n + s];
+            bool use_cone = false;
+            if (cone) {
+                const auto vc = vision_cone<S, D>::from(v_i, cfg.view_angle, cos_half);
+                q.heading = vc.heading;
+                q.cos_half = vc.cos_half_angle;
+                use_cone = !vc.all_around;
+            }
+            // The kernel over `blk`, whose candidates need the minimum image lane by lane
+            // where `lanes`: one instantiation per case, so each inner loop is free of
+            // these branches.
+            auto run = [&](const candidate_block<S, D>& blk, bool lanes) {
                 auto with = [&](auto wrap) {
                     constexpr wrap_mode W = decltype(wrap)::value;
                     constexpr bool N = !ready_made;  // the nearest distance, for a blend of the user's
                     if (use_cone)
-                        linear ? block_sums<W, true, true, N>(avx, q, block, sums)
-                               : block_sums<W, true, false, N>(avx, q, block, sums);
+                        linear ? block_sums<W, true, true, N>(avx, q, blk, sums)
+                               : block_sums<W, true, false, N>(avx, q, blk, sums);
                     else
-                        linear ? block_sums<W, false, true, N>(avx, q, block, sums)
-                               : block_sums<W, false, false, N>(avx, q, block, sums);
+                        linear ? block_sums<W, false, true, N>(avx, q, blk, sums)
+                               : block_sums<W, false, false, N>(avx, q, blk, sums);
                 };
-                auto run = [&] {
-                    if (per_lane) with(std::integral_constant<wrap_mode, wrap_mode::per_lane>{});
-                    else if (block.shifted) with(std::integral_constant<wrap_mode, wrap_mode::per_shift>{});
-                    else with(std::integral_constant<wrap_mode, wrap_mode::none>{});
+                if (lanes) with(std::integral_constant<wrap_mode, wrap_mode::per_lane>{});
+                else if (blk.shifted) with(std::integral_constant<wrap_mode, wrap_mode::per_shift>{});
+                else with(std::integral_constant<wrap_mode, wrap_mode::none>{});
+            };
+            // The squared radius within which it sees exactly its `heed` nearest in `blk`.
+            auto heeded = [&](const candidate_block<S, D>& blk, bool lanes, std::size_t neighbours) {
+                auto cut = [&](auto wrap) {
+                    constexpr wrap_mode W = decltype(wrap)::value;
+                    S* scratch_d2 = scratch.distances.data();
+                    return use_cone ? heeded_radius_squared<W, true>(avx, blk, q, heed, neighbours, scratch_d2)
+                                    : heeded_radius_squared<W, false>(avx, blk, q, heed, neighbours, scratch_d2);
                 };
-                // The squared radius within which it sees exactly its `heed` nearest.
-                auto heeded = [&](std::size_t neighbours) {
-                    auto cut = [&](auto wrap) {
-                        constexpr wrap_mode W = decltype(wrap)::value;
-                        return use_cone ? heeded_radius_squared<W, true>(avx, block, q, heed, neighbours,
-                                                                         scratch.distances.data())
-                                        : heeded_radius_squared<W, false>(avx, block, q, heed, neighbours,
-                                                                          scratch.distances.data());
-                    };
-                    if (per_lane) return cut(std::integral_constant<wrap_mode, wrap_mode::per_lane>{});
-                    if (block.shifted) return cut(std::integral_constant<wrap_mode, wrap_mode::per_shift>{});
-                    return cut(std::integral_constant<wrap_mode, wrap_mode::none>{});
-                };
+                if (lanes) return cut(std::integral_constant<wrap_mode, wrap_mode::per_lane>{});
+                if (blk.shifted) return cut(std::integral_constant<wrap_mode, wrap_mode::per_shift>{});
+                return cut(std::integral_constant<wrap_mode, wrap_mode::none>{});
+            };
+            bool summed = false;
+            if (two_level) {
+                // Crowded within the near block, with its nearest closer than any boid
+                // outside it: they are its nearest of all, summed from that block alone.
+                const S cut = heeded(near, near_per_lane, neighbours_unknown);
+                if (cut < full_r2) {
+                    const S outside = runs.outside_distance(s, 1);
+                    if (cut < outside * outside) {
+                        q.r2 = cut;
+                        run(near, near_per_lane);
+                        q.r2 = full_r2;
+                        summed = true;
+                    }
+                }
+                if (!summed && !filled) {
+                    fill(scratch.full, block, plan, one_image, s);
+                    filled = true;
+                }
+            }
+            if (!summed) {
                 if (last_crowded && capped) {
                     // Likely crowded too: counted from the distances rather than by a first
                     // run of the kernel. Not crowded after all: q.r2 comes back as it was.
-                    q.r2 = heeded(neighbours_unknown);
-                    run();
+                    q.r2 = heeded(block, per_lane, neighbours_unknown);
+                    run(block, per_lane);
                     last_crowded = q.r2 < full_r2 || sums.count > heed;
                     q.r2 = full_r2;
                 } else {
-                    run();
+                    run(block, per_lane);
                     last_crowded = sums.count > heed;
                     if (last_crowded && sums.coincident == 0) {
                         // Crowded: it heeds its max_neighbors nearest, summed by the kernel with
                         // its radius cut to the last of them (a tie there: the general path below).
-                        q.r2 = heeded(sums.count);
-                        run();
+                        q.r2 = heeded(block, per_lane, sums.count);
+                        run(block, per_lane);
                         q.r2 = full_r2;
                     }
                 }
             }
             V a;
-            if (!filled || sums.coincident > 0 || sums.count > heed) {  // rare: the exact general path
+            if (sums.coincident > 0 || sums.count > heed) {  // rare: the exact general path
                 if (sums.coincident > 0) ++scratch.off.on_one_spot;
                 else ++scratch.off.tied_at_cap;
                 a = blend_at(blend, i, p_i, v_i,

@@ -253,9 +253,8 @@ S heeded_radius_squared(bool avx, const candidate_block<S, D>& block, const kern
 template <class S, std::size_t D>
 S heeded_radius_squared(bool avx, const candidate_block<S, D>& block, const kernel_query<S, D>& q, std::size_t heed,
                         std::size_t neighbours, S* scratch) noexcept {
-    return block.shifted
-               ? heeded_radius_squared<wrap_mode::per_shift, false>(avx, block, q, heed, neighbours, scratch)
-               : heeded_radius_squared<wrap_mode::none, false>(avx, block, q, heed, neighbours, scratch);
+    return block.shifted ? heeded_radius_squared<wrap_mode::per_shift, false>(avx, block, q, heed, neighbours, scratch)
+                         : heeded_radius_squared<wrap_mode::none, false>(avx, block, q, heed, neighbours, scratch);
 }
 
 }  // namespace detail

@@ -10,6 +10,7 @@
 #include <vector>
 #include "../../strided.hpp"
 #include "build.hpp"
+#include "cell_size.hpp"
 #include "knn_batched.hpp"
 
 namespace boids {
@@ -29,14 +30,29 @@ public:
     grid_index(const world_for<V>& w, scalar cell_size) noexcept {
         BOIDS_ASSERT(cell_size > 0 && std::isfinite(cell_size), "grid: cell size must be finite and > 0");
         cells_.layout.world = w;
-        cells_.layout.cell_size = grid_layout<V, Hashed>::usable_cell(cell_size);
+        cells_.layout.cell_size = own_cell_ = grid_layout<V, Hashed>::usable_cell(cell_size);
     }
 
-    // A new cell edge for the next build(), keeping the buffers (no allocation).
+    // A new cell edge for the next build(), keeping the buffers (no allocation). A
+    // size set here is kept: serve_queries no longer picks one.
     void set_cell_size(scalar cell_size) noexcept {
         BOIDS_ASSERT(cell_size > 0 && std::isfinite(cell_size), "grid: cell size must be finite and > 0");
-        cells_.layout.cell_size = grid_layout<V, Hashed>::usable_cell(cell_size);
+        cells_.layout.cell_size = own_cell_ = grid_layout<V, Hashed>::usable_cell(cell_size);
+        picks_cells_ = false;
     }
+
+    // The query the next builds serve, so that the grid picks its cell size from the
+    // positions of each build: every boid within `radius`, of which the `nearest`
+    // nearest count (SIZE_MAX: all), with a cone that leaves `seen` of the directions
+    // (1: none). flock_step says so before each build; a dense grid then sizes its
+    // cells so a boid's nearest lie in the cells around its own (see cells_for_query).
+    // A radius of 0: no such query, the cell size given at construction. The
+    // neighbours found never depend on the cell size.
+    void serve_queries(scalar radius, std::size_t nearest, scalar seen) noexcept {
+        query_ = {radius, nearest, seen, picks_cells_ && !Hashed && radius > 0 && std::isfinite(radius)};
+    }
+    // Whether serve_queries picks the cell size (until set_cell_size).
+    [[nodiscard]] bool picks_cell_size() const noexcept { return picks_cells_; }
 
     [[nodiscard]] const world_for<V>& world() const noexcept { return cells_.layout.world; }
     [[nodiscard]] std::size_t size() const noexcept { return cells_.order.size(); }
@@ -49,7 +65,7 @@ public:
     [[nodiscard]] span<const std::size_t> order() const noexcept { return {cells_.order.data(), cells_.order.size()}; }
     [[nodiscard]] std::size_t slot_of(std::size_t i) const noexcept { return cells_.slot[i]; }
 
-    void build(span<const V> positions) { build_grid(cells_, scratch_, positions); }
+    void build(span<const V> positions) { build(positions, sequential{}, 1); }
     // Positions that are members of your own structs (strided.hpp): gathered into the
     // grid's own array first (no allocation once it has the flock's size).
     void build(strided_span<const V> positions) {
@@ -61,8 +77,20 @@ public:
     // the sequential build's (dense grids; a hashed grid builds sequentially).
     template <class Executor>
     void build(span<const V> positions, Executor&& executor, std::size_t tasks) {
-        if constexpr (Hashed) build(positions);
-        else build_grid(cells_, scratch_, positions, executor, tasks);
+        if constexpr (Hashed) {
+            build_grid(cells_, scratch_, positions);
+        } else if (!query_.active) {
+            cells_.layout.cell_size = own_cell_;
+            build_grid(cells_, scratch_, positions, executor, tasks);
+        } else {  // at the query's radius; again with smaller cells where the flock is dense
+            cells_.layout.cell_size = query_.radius;
+            build_grid(cells_, scratch_, positions, executor, tasks);
+            const scalar finer = cells_for_query(cells_, query_.radius, query_.nearest, query_.seen);
+            if (finer < query_.radius) {
+                cells_.layout.cell_size = finer;
+                build_grid(cells_, scratch_, positions, executor, tasks);
+            }
+        }
     }
 
     // Every other boid within `radius` of boid i and inside the cone, to `sink`.
@@ -105,6 +133,15 @@ protected:
     grid_cells<V, Hashed> cells_;
 
 private:
+    struct served_query {
+        scalar radius = scalar(0);
+        std::size_t nearest = 0;
+        scalar seen = scalar(1);
+        bool active = false;
+    };
+    served_query query_{};
+    bool picks_cells_ = true;
+    scalar own_cell_ = scalar(1);  // the cell size given (at construction or by set_cell_size)
     grid_build_scratch<V, Hashed> scratch_;
     std::vector<V> gathered_;  // build(strided_span)'s copy of the positions
 };

@@ -2,9 +2,11 @@
 // around a query's cell, the runs of slots a kernel scans, the candidates of a run
 // as neighbour records, and the metric query made of them.
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include "../../neighbors/query.hpp"
 #include "layout.hpp"
 
@@ -186,6 +188,27 @@ public:
         for_each_cell_in_box(
             *g_, g_->scell[slot], plan.reach,
             [&](std::size_t s0, std::size_t s1, const std::array<std::int32_t, dim>*) { visit(s0, s1); });
+    }
+
+    // How near to the boid in `slot` a boid outside the box of cells within `reach` of
+    // its cell can be (less rounding slack; infinity when that box holds every cell):
+    // when a boid's nearest lie closer than this, the box holds them all.
+    [[nodiscard]] scalar outside_distance(std::size_t slot, std::int32_t reach) const noexcept {
+        const auto& lay = g_->layout;
+        const auto& c = g_->scell[slot];
+        scalar nearest = std::numeric_limits<scalar>::infinity();
+        for (std::size_t d = 0; d < dim; ++d) {
+            const scalar x = g_->spos[d * g_->order.size() + slot];
+            const std::int32_t below = c[d] - reach - 1, above = c[d] + reach + 1;
+            if (lay.torus()) {
+                if (lay.n[d] <= 2 * reach + 1) continue;  // every cell of this axis is in the box
+                nearest = std::min(nearest, std::min(lay.cell_gap(x, below, d), lay.cell_gap(x, above, d)));
+            } else {  // the edge cells reach out to infinity: cell_gap says so
+                if (below >= 0) nearest = std::min(nearest, lay.cell_gap(x, below, d));
+                if (above <= lay.n[d] - 1) nearest = std::min(nearest, lay.cell_gap(x, above, d));
+            }
+        }
+        return nearest;
     }
 
     // Whether for_each_run_with_image applies: a torus at least 2 reach + 1 cells
