@@ -35,11 +35,10 @@ BOIDS_DETAIL_BLOCK_SUMS_SPEC void BOIDS_DETAIL_BLOCK_SUMS(const kernel_query<S, 
     const F zero = P::splat(S(0)), one = P::splat(S(1)), minus_one = P::splat(S(-1));
     // One counter for two counts, both small integers (exact in any float):
     // + 1 per neighbour, + zero_weight per lane at distance 0.
-    // Blocks of more than block_capacity_limit candidates are counted in parts of at
-    // most that many, each part's counts taken out as whole numbers before the next.
     const S zero_weight = S(block_capacity_limit + 1);
+    BOIDS_ASSERT(block.size <= block_capacity_limit,
+                 "block_sums: more candidates than the count can tell from zero_weight");
     const F at_zero_weight = P::splat(zero_weight);
-    std::size_t counted = 0, counted_zeros = 0;  // the parts already taken out
     F counts[R], offset[R][D], velocity[R][D], push[R][D], nearest[R];
     const F far = P::splat(std::numeric_limits<S>::infinity());
     BOIDS_DETAIL_UNROLL
@@ -73,9 +72,7 @@ BOIDS_DETAIL_BLOCK_SUMS_SPEC void BOIDS_DETAIL_BLOCK_SUMS(const kernel_query<S, 
     // sentinel, so far away that they add +0 to every sum, as a masked lane would: no
     // mask for the end. No lambdas here: a lambda's call operator would not be built
     // for AVX with the function that holds it.
-    static_assert(block_capacity_limit % (chunk_steps * logical) == 0, "block_sums: parts of whole chunks");
-    const std::size_t chunk = velocities_after ? chunk_steps * logical : block_capacity_limit;
-    const bool in_parts = block.size > block_capacity_limit;
+    const std::size_t chunk = velocities_after ? chunk_steps * logical : std::max<std::size_t>(block.size, 1);
     for (std::size_t c0 = 0; c0 < block.size; c0 += chunk) {
         const std::size_t c1 = std::min(block.size, c0 + chunk);
         std::size_t packs = 0;
@@ -140,16 +137,6 @@ BOIDS_DETAIL_BLOCK_SUMS_SPEC void BOIDS_DETAIL_BLOCK_SUMS(const kernel_query<S, 
                     velocity[r][d] = velocity[r][d] + P::keep(m, P::load(block.vel[d] + at));
             }
         }
-        if (in_parts && (c1 % block_capacity_limit == 0 || c1 == block.size)) {
-            std::size_t both = 0;  // whole numbers below 2^24: exact in any float, in any order
-            BOIDS_DETAIL_UNROLL
-            for (std::size_t r = 0; r < R; ++r) {
-                both += static_cast<std::size_t>(P::sum(counts[r]));
-                counts[r] = zero;
-            }
-            counted += both % static_cast<std::size_t>(zero_weight);
-            counted_zeros += both / static_cast<std::size_t>(zero_weight);
-        }
     }  // chunks
 
     // The tree: logical lane l = r * P::lanes + k; first l + (l + logical/2), and so on
@@ -185,8 +172,9 @@ BOIDS_DETAIL_BLOCK_SUMS_SPEC void BOIDS_DETAIL_BLOCK_SUMS(const kernel_query<S, 
     }
     P::sum_each(lanes_of, total);
     const auto both = static_cast<std::size_t>(total[0]);
-    const std::size_t zeros = counted_zeros + both / static_cast<std::size_t>(zero_weight);
-    out.count = counted + both % static_cast<std::size_t>(zero_weight);
+    const std::size_t zeros = both / static_cast<std::size_t>(zero_weight);
+    out.count = both % static_cast<std::size_t>(zero_weight);
+    out.at_zero = zeros;
     out.coincident = zeros > 0 ? zeros - 1 : 0;  // less the boid itself
     if constexpr (Nearest) {
         S near_lanes[P::lanes];

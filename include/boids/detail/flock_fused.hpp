@@ -105,6 +105,18 @@ template <class V>
     return summary;
 }
 
+// fill_block into `blk`, first grown (in `storage`, the task's) to a neighbourhood
+// denser than any before where it must be.
+template <class S, std::size_t D, class Runs>
+void fill_growing(const Runs& runs, const run_plan& plan, bool one_image, std::size_t slot, const S* axes,
+                  const S* vels, std::size_t n, task_scratch<S, D>& scratch, block_storage<S, D>& storage,
+                  candidate_block<S, D>& blk) {
+    for (;;) {
+        if (fill_block(runs, plan, one_image, slot, axes, vels, n, blk)) return;
+        blk = scratch.block_for(storage, block_size_of(runs, plan, slot));  // the distances keep up
+    }
+}
+
 // The report of a fused step: every boid on the kernel, or how many left it and why.
 template <class Scratch>
 [[nodiscard]] flock_step_report fused_report(const std::vector<Scratch>& tasks) noexcept {
@@ -237,25 +249,14 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
         const bool near_per_lane = toroidal && !near_one_image;
         candidate_block<S, D> near = scratch.block_for(scratch.near, 0);
         bool filled = false;  // the block holds this cell's candidates within the radius
-        // Fills `blk` for the cell of slot s by `how`, growing its storage if it must.
-        auto fill = [&](block_storage<S, D>& storage, candidate_block<S, D>& blk, const run_plan& how, bool image,
-                        std::size_t slot) {
-            if (fill_block(runs, how, image, slot, axes, vels, n, blk)) return;
-            blk = scratch.block_for(storage, block_size_of(runs, how, slot));  // denser than any before
-            const bool fits = fill_block(runs, how, image, slot, axes, vels, n, blk);
-            BOIDS_ASSERT(fits, "flock_step: a block sized for its candidates did not hold them");
-            static_cast<void>(fits);
-        };
         for (std::size_t s = b; s < e; ++s) {
             if (s >= cell_end) {
                 cell_end = plan.scan_all ? e : runs.cell_end_of(s);
-                if (two_level) {
-                    fill(scratch.near, near, near_plan, near_one_image, s);
-                    filled = false;  // filled when a boid of the cell needs it
-                } else {
-                    fill(scratch.full, block, plan, one_image, s);
-                    filled = true;
-                }
+                filled = !two_level;  // else the whole radius is filled when a boid of the cell needs it
+                if (two_level)
+                    fill_growing(runs, near_plan, near_one_image, s, axes, vels, n, scratch, scratch.near, near);
+                else if (!fill_block(runs, plan, one_image, s, axes, vels, n, block))
+                    fill_growing(runs, plan, one_image, s, axes, vels, n, scratch, scratch.full, block);
             }
             const std::size_t i = order[s];
             // This boid's own state from the cell-ordered copies: sequential reads.
@@ -301,9 +302,11 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
                 return cut(std::integral_constant<wrap_mode, wrap_mode::none>{});
             };
             bool summed = false;
-            if (two_level) {
+            if (two_level && near.size > heed + 1) {
                 // Crowded within the near block, with its nearest closer than any boid
                 // outside it: they are its nearest of all, summed from that block alone.
+                // (Which block sums a boid depends on its cell alone, never on the boid
+                // before it, which another task may hold: the same bits on any threads.)
                 const S cut = heeded(near, near_per_lane, neighbours_unknown);
                 if (cut < full_r2) {
                     const S outside = runs.outside_distance(s, 1);
@@ -314,10 +317,10 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
                         summed = true;
                     }
                 }
-                if (!summed && !filled) {
-                    fill(scratch.full, block, plan, one_image, s);
-                    filled = true;
-                }
+            }
+            if (!summed && !filled) {
+                fill_growing(runs, plan, one_image, s, axes, vels, n, scratch, scratch.full, block);
+                filled = true;
             }
             if (!summed) {
                 if (last_crowded && capped) {

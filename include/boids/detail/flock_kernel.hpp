@@ -47,6 +47,7 @@ template <class S, std::size_t D>
 struct neighborhood_sums {
     std::size_t count = 0;
     std::size_t coincident = 0;                              // neighbours on exactly the same spot
+    std::size_t at_zero = 0;                                 // lanes at distance 0, the boid itself included
     std::array<S, D> offset{};                               // sum of offsets (cohesion)
     std::array<S, D> velocity{};                             // sum of velocities (alignment)
     std::array<S, D> push{};                                 // separation push, coincident neighbours excluded
@@ -120,11 +121,50 @@ std::size_t block_size_of(const Runs& runs, const run_plan& plan, std::size_t sl
     return size;
 }
 
+template <wrap_mode Wrap, bool Cone, bool Linear, bool Nearest, class S, std::size_t D>
+void block_sums_in_parts(bool avx, const kernel_query<S, D>& q, const candidate_block<S, D>& block,
+                         neighborhood_sums<S, D>& out) noexcept;
+
+// The kernel over a block. One that holds more than block_capacity_limit (whose
+// counts would no longer be exact in float) is summed in parts of that many.
 template <wrap_mode Wrap, bool Cone, bool Linear, bool Nearest = false, class S, std::size_t D>
 void block_sums(bool avx, const kernel_query<S, D>& q, const candidate_block<S, D>& block,
                 neighborhood_sums<S, D>& out) noexcept {
+    if (block.size > block_capacity_limit) {
+        block_sums_in_parts<Wrap, Cone, Linear, Nearest>(avx, q, block, out);
+        return;
+    }
     BOIDS_DETAIL_PICK_BUILD(avx, (block_sums_of_width_avx<Wrap, Cone, Linear, Nearest, 32>(q, block, out)),
                             (block_sums_of_width<Wrap, Cone, Linear, Nearest, BOIDS_DETAIL_PACK_BYTES>(q, block, out)));
+}
+
+// Parts of whole packs (so no part reads lanes of the next), added part by part.
+template <wrap_mode Wrap, bool Cone, bool Linear, bool Nearest, class S, std::size_t D>
+BOIDS_DETAIL_OUT_OF_LINE void block_sums_in_parts(bool avx, const kernel_query<S, D>& q,
+                                                  const candidate_block<S, D>& block,
+                                                  neighborhood_sums<S, D>& out) noexcept {
+    static_assert(block_capacity_limit % block_lanes<S> == 0, "block_sums: parts of whole packs");
+    out = neighborhood_sums<S, D>{};
+    candidate_block<S, D> part = block;
+    for (std::size_t p0 = 0; p0 < block.size; p0 += block_capacity_limit) {
+        for (std::size_t d = 0; d < D; ++d) {
+            part.pos[d] = block.pos[d] + p0;
+            part.vel[d] = block.vel[d] + p0;
+            part.shift[d] = block.shift[d] + p0;  // the row of zeros is as long as the block
+        }
+        part.size = std::min(block_capacity_limit, block.size - p0);
+        neighborhood_sums<S, D> sums;
+        block_sums<Wrap, Cone, Linear, Nearest>(avx, q, part, sums);
+        out.count += sums.count;
+        out.at_zero += sums.at_zero;
+        out.nearest_squared = sums.nearest_squared < out.nearest_squared ? sums.nearest_squared : out.nearest_squared;
+        for (std::size_t d = 0; d < D; ++d) {
+            out.offset[d] += sums.offset[d];
+            out.velocity[d] += sums.velocity[d];
+            out.push[d] += sums.push[d];
+        }
+    }
+    out.coincident = out.at_zero > 0 ? out.at_zero - 1 : 0;  // less the boid itself
 }
 
 // Fills `block` with the candidates of the boid in `slot` (and of every boid in its
@@ -132,9 +172,11 @@ void block_sums(bool avx, const kernel_query<S, D>& q, const candidate_block<S, 
 // `vels` (per axis, n apart, in slot order). False when they do not fit.
 template <class S, std::size_t D, class Runs>
 bool fill_block(const Runs& runs, const run_plan& plan, bool one_image, std::size_t slot, const S* axes, const S* vels,
-                std::size_t n, candidate_block<S, D>& block) noexcept {
-    BOIDS_ASSERT(block.no_shift != nullptr,
-                 "fill_block: the block has no row of zeros (see flock_workspace::block_for)");
+                std::size_t n, candidate_block<S, D>& filled) noexcept {
+    BOIDS_ASSERT(filled.no_shift != nullptr, "fill_block: the block has no row of zeros (see block_storage::view)");
+    // Filled through a copy of its own: the copies below write through memcpy, which
+    // may touch any object, and would make the caller's block be read again after each.
+    candidate_block<S, D> block = filled;
     block.size = 0;
     block.shifted = false;
     for (std::size_t d = 0; d < D; ++d) block.shift[d] = block.no_shift;
@@ -191,13 +233,17 @@ bool fill_block(const Runs& runs, const run_plan& plan, bool one_image, std::siz
     };
     if (one_image) runs.for_each_run_with_image(slot, plan, add);
     else runs.for_each_run(slot, plan, [&](std::size_t s0, std::size_t s1) { add(s0, s1, nullptr); });
-    if (!fits) return false;
+    if (!fits) {
+        filled = block;
+        return false;
+    }
     // The kernel reads up to block_lanes - 1 lanes past the end: sentinels there.
     using P = pack<S>;
     const typename P::f far = P::splat(block_sentinel<S>);
     BOIDS_DETAIL_UNROLL
     for (std::size_t d = 0; d < D; ++d)
         for (std::size_t k = 0; k < block_lanes<S>; k += P::lanes) P::store(block.pos[d] + block.size + k, far);
+    filled = block;
     return true;
 }
 
@@ -214,8 +260,9 @@ bool fill_block(const Runs& runs, const run_plan& plan, bool one_image, std::siz
 // values.
 inline constexpr std::size_t neighbours_unknown = ~std::size_t(0);
 template <wrap_mode Wrap, bool Cone, class S, std::size_t D>
-S heeded_radius_squared(bool avx, const candidate_block<S, D>& block, const kernel_query<S, D>& q, std::size_t heed,
-                        std::size_t neighbours, S* scratch) noexcept {
+BOIDS_DETAIL_OUT_OF_LINE S heeded_radius_squared(bool avx, const candidate_block<S, D>& block,
+                                                 const kernel_query<S, D>& q, std::size_t heed, std::size_t neighbours,
+                                                 S* scratch) noexcept {
     BOIDS_DETAIL_PICK_BUILD(avx, (seen_distances_of_width_avx<Wrap, Cone, 32>(q, block, scratch)),
                             (seen_distances_of_width<Wrap, Cone, BOIDS_DETAIL_PACK_BYTES>(q, block, scratch)));
     // A limit t with exactly `heed` neighbours, and the boid itself (at 0), within it:

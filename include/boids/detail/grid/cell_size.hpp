@@ -40,18 +40,25 @@ template <class V>
     constexpr std::size_t D = dimension_v<V>;
     constexpr double pi = 3.14159265358979323846;
     const double per_cell = boids_per_cell_seen(g);
-    if (!(per_cell > 1) || nearest == std::numeric_limits<std::size_t>::max()) return radius;
+    if (!(per_cell > 1)) return radius;
     double volume = 1;  // of a cell as built
     for (std::size_t d = 0; d < D; ++d) volume *= static_cast<double>(g.layout.w[d]);
     const double density = per_cell / volume;
     const double share = std::fmin(std::fmax(static_cast<double>(seen), 0.05), 1.0);
     const double r = static_cast<double>(radius);
     const double ball = D == 2 ? pi * r * r : D == 3 ? 4.0 / 3.0 * pi * r * r * r : std::pow(2 * r, double(D));
-    if (density * ball * share <= 2.0 * static_cast<double>(nearest)) return radius;  // few are crowded
+    // Few crowded: every boid reads its whole radius. Where cells of the radius hold
+    // many, cells of half of it waste fewer candidates (a block of 2.5 radii across,
+    // not 3), and each block still serves several boids.
+    const double half_cell = per_cell / std::pow(2.0, double(D));
+    const bool finer_for_radius = half_cell * (D == 2 ? 1.0 : 2.0) >= 6.0;
+    if (nearest == std::numeric_limits<std::size_t>::max() ||
+        density * ball * share <= 2.0 * static_cast<double>(nearest))
+        return finer_for_radius ? static_cast<S>(r * 0.5) : radius;
     // The nearest within a ball of volume nearest / (share density); cells as wide
     // as twice that ball's radius hold them with room to spare.
     const double k_ball = static_cast<double>(nearest) / (share * density);
-    const double k_radius = D == 2 ? std::sqrt(k_ball / pi)
+    const double k_radius = D == 2   ? std::sqrt(k_ball / pi)
                             : D == 3 ? std::cbrt(k_ball * 3.0 / (4.0 * pi))
                                      : std::pow(k_ball, 1.0 / double(D)) * 0.5;
     const double cell = std::fmax(2.0 * k_radius, r / 16.0);
