@@ -37,13 +37,12 @@ struct identity {
 template <class T>
 using identity_t = typename identity<T>::type;
 
-// Tells a dense grid the query of this step, so that it sizes its cells for the
-// flock (the fused metric step; other steps keep the cells it was given).
+// Tells a dense grid the query of this step, so that it sizes its cells for the flock.
 template <class V, class Grid>
 void serve_step_queries(Grid& grid, const flock_config<V>& cfg, std::size_t n) noexcept {
     using S = scalar_t<V>;
-    if (cfg.neighbors != neighborhood_kind::metric || cfg.order != neighbor_order::finder) {
-        grid.serve_queries(S(0), 0, S(1));
+    if (cfg.neighbors == neighborhood_kind::topological) {
+        grid.serve_queries(cfg.view_radius, std::max<std::size_t>(cfg.k, 1), S(1), false);
         return;
     }
     const S seen = cfg.view_angle < S(360) ? std::fmax(cfg.view_angle, S(0)) / S(360) : S(1);

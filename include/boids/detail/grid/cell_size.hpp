@@ -31,11 +31,12 @@ template <class V>
 // boid sees more than its `nearest` within the radius (with a cone that leaves
 // `seen` of the directions), else `radius`. The smaller cells hold about twice what
 // a boid's nearest need, so that they lie in the box of cells around its own (the
-// fused step proves it boid by boid, and looks further where they do not). Never
-// below a sixteenth of the radius, so a query's reach stays short.
+// fused step proves it boid by boid, and looks further where they do not). For a
+// metric query never below a sixteenth of the radius, so its reach stays short; a
+// topological one (`within_radius` false: the radius only bounds it) has no floor.
 template <class V>
 [[nodiscard]] scalar_t<V> cells_for_query(const grid_cells<V, false>& g, scalar_t<V> radius, std::size_t nearest,
-                                          scalar_t<V> seen) noexcept {
+                                          scalar_t<V> seen, bool within_radius = true) noexcept {
     using S = scalar_t<V>;
     constexpr std::size_t D = dimension_v<V>;
     constexpr double pi = 3.14159265358979323846;
@@ -61,7 +62,8 @@ template <class V>
     const double k_radius = D == 2   ? std::sqrt(k_ball / pi)
                             : D == 3 ? std::cbrt(k_ball * 3.0 / (4.0 * pi))
                                      : std::pow(k_ball, 1.0 / double(D)) * 0.5;
-    const double cell = std::fmax(2.0 * k_radius, r / 16.0);
+    const double cell = within_radius ? std::fmax(2.0 * k_radius, r / 16.0) : 2.0 * k_radius;
+    if (!(cell > 0)) return radius;
     return cell < 0.7 * r ? static_cast<S>(cell) : radius;
 }
 

@@ -46,10 +46,12 @@ public:
     // nearest count (SIZE_MAX: all), with a cone that leaves `seen` of the directions
     // (1: none). flock_step says so before each build; a dense grid then sizes its
     // cells so a boid's nearest lie in the cells around its own (see cells_for_query).
-    // A radius of 0: no such query, the cell size given at construction. The
-    // neighbours found never depend on the cell size.
-    void serve_queries(scalar radius, std::size_t nearest, scalar seen) noexcept {
-        query_ = {radius, nearest, seen, picks_cells_ && !Hashed && radius > 0 && std::isfinite(radius)};
+    // `within_radius` false: a topological query, the `nearest` nearest within
+    // `radius` (its cells are sized by the flock's density alone). A radius of 0: no
+    // such query, the cell size given at construction. The neighbours found never
+    // depend on the cell size.
+    void serve_queries(scalar radius, std::size_t nearest, scalar seen, bool within_radius = true) noexcept {
+        query_ = {radius, nearest, seen, within_radius, picks_cells_ && !Hashed && radius > 0 && std::isfinite(radius)};
     }
     // Whether serve_queries picks the cell size (until set_cell_size).
     [[nodiscard]] bool picks_cell_size() const noexcept { return picks_cells_; }
@@ -85,7 +87,8 @@ public:
         } else {  // at the query's radius; again with smaller cells where the flock is dense
             cells_.layout.cell_size = query_.radius;
             build_grid(cells_, scratch_, positions, executor, tasks);
-            const scalar finer = cells_for_query(cells_, query_.radius, query_.nearest, query_.seen);
+            const scalar finer =
+                cells_for_query(cells_, query_.radius, query_.nearest, query_.seen, query_.within_radius);
             if (finer < query_.radius) {
                 cells_.layout.cell_size = finer;
                 build_grid(cells_, scratch_, positions, executor, tasks);
@@ -137,6 +140,7 @@ private:
         scalar radius = scalar(0);
         std::size_t nearest = 0;
         scalar seen = scalar(1);
+        bool within_radius = true;
         bool active = false;
     };
     served_query query_{};

@@ -1,0 +1,244 @@
+// boids-bench's packed flocks: the step where every boid sees hundreds of others.
+//   step/dense2d/grid/5000/patch:P/cone:C/cap:K      5,000 lesson boids (radius 60 px)
+//        uniform in a P x P px square of a 2000 x 2000 px torus, one thread;
+//        cone C degrees (360: none); the nearest K count (0: no cap)
+//   step/dense2d_own_loop/grid/...                   the same step as a plain loop of
+//        one's own over a grid of cells the radius wide: for_each_within with the
+//        cone, std::nth_element to the nearest K, the rules, the move
+//   step/dense3d/grid/20000/ball:R/cone:C/cap:K      20,000 boids in a ball of R view
+//        radii (radius 1) in an open world (the grid covers the flock); and
+//        dense3d_own_loop
+//   neighbors/knn3d/grid/20000/ball:R/k:K            the k nearest of every boid
+//        (nearest_in_slots), the grid's cell the radius or the grid's own pick
+// Counters: neighbors_per_boid (within the radius and the cone, before the cap),
+// off_kernel (boids the step handed to its per-boid path), cell_per_radius (the
+// cell size the grid picked, in view radii).
+#include <benchmark/benchmark.h>
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+#include <boids/boids.hpp>
+#include "standard_scene.hpp"
+
+namespace {
+
+struct dense_scene {
+    bool three = false;
+    double extent = 800;  // 2D: the square's side, px; 3D: the ball's radius, in view radii
+    double cone = 360;
+    std::size_t cap = 0;  // 0: no cap
+};
+
+template <class V>
+boids::flock_config<V> dense_config(const dense_scene& sc) {
+    using S = boids::scalar_t<V>;
+    boids::flock_config<V> c;
+    if constexpr (boids::dimension_v<V> == 2) {
+        c = boids::lesson::config<V>();
+        c.world = boids::world_for<V>::box(boids::edges::toroidal, {S(2000), S(2000)});
+    } else {
+        c.limits = {S(2), S(5), S(0.5), S(0.5)};
+        c.view_radius = S(1);
+        c.separate = {S(0.5), boids::separation_falloff::linear, S(10)};
+        c.align = {boids::social_form::linear, S(1)};
+        c.cohere = {boids::social_form::linear, S(0.3)};
+    }
+    c.view_angle = S(sc.cone);
+    c.max_neighbors = sc.cap == 0 ? boids::no_cap : sc.cap;
+    return c;
+}
+
+template <class V>
+void dense_flock(const dense_scene& sc, std::size_t n, std::vector<V>& p, std::vector<V>& v) {
+    using S = boids::scalar_t<V>;
+    constexpr bool three = boids::dimension_v<V> == 3;
+    boids::random_stream rng(2024);
+    p.resize(n);
+    v.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        V x;
+        do {
+            x = boids::generate<V>([&](std::size_t) { return S(rng.uniform(-1.0, 1.0)); });
+        } while (three && boids::dot(x, x) > S(1));
+        p[i] = boids::generate<V>([&](std::size_t d) {
+            return three ? S(100) + S(sc.extent) * boids::get(x, d) : S(10) + S(sc.extent * 0.5) * (boids::get(x, d) + 1);
+        });
+        const double speed = three ? rng.uniform(2.0, 5.0) : rng.uniform(60.0, 160.0);
+        v[i] = boids::scale(boids::unit_direction<V>(rng.next()), S(speed));
+    }
+}
+
+// Neighbours within the radius and the cone, per boid, before the cap (untimed).
+template <class V>
+double neighbours_per_boid(const boids::flock_config<V>& cfg, const std::vector<V>& p, const std::vector<V>& v) {
+    using S = boids::scalar_t<V>;
+    constexpr std::size_t D = boids::dimension_v<V>;
+    boids::uniform_grid<V> grid(cfg.world, cfg.view_radius);
+    grid.build(boids::span<const V>(p));
+    std::size_t total = 0;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        const auto cone = boids::vision_cone<S, D>::from(v[i], cfg.view_angle);
+        grid.for_each_within(i, cfg.view_radius, cone, [&](const boids::neighbor<S, D>&) { ++total; });
+    }
+    return double(total) / double(p.size());
+}
+
+// One's own loop over the library's grid: the neighbours of each boid into a vector,
+// the nearest `cap` by std::nth_element, the rules, then every boid moves.
+template <class V>
+struct own_loop {
+    using S = boids::scalar_t<V>;
+    static constexpr std::size_t D = boids::dimension_v<V>;
+    boids::flock_config<V> cfg;
+    boids::uniform_grid<V> grid;
+    std::vector<boids::neighbor<S, D>> found;
+    std::vector<V> accel;
+    explicit own_loop(const boids::flock_config<V>& c) : cfg(c), grid(c.world, c.view_radius) {
+        grid.set_cell_size(c.view_radius);
+    }
+    void step(std::vector<V>& p, std::vector<V>& v, S dt) {
+        const std::size_t n = p.size();
+        grid.build(boids::span<const V>(p));
+        accel.resize(n);
+        const auto rules = boids::flock_rules<V>(cfg);
+        const std::size_t cap = cfg.neighbor_cap();
+        for (std::size_t i = 0; i < n; ++i) {
+            found.clear();
+            const auto cone = boids::vision_cone<S, D>::from(v[i], cfg.view_angle);
+            grid.for_each_within(i, cfg.view_radius, cone, [&](const boids::neighbor<S, D>& nb) { found.push_back(nb); });
+            if (found.size() > cap) {
+                std::nth_element(found.begin(), found.begin() + static_cast<std::ptrdiff_t>(cap), found.end(),
+                                 [](const auto& a, const auto& b) { return a.distance_squared < b.distance_squared; });
+                found.resize(cap);
+            }
+            const boids::neighborhood<V> nbrs(found.data(), found.size());
+            accel[i] = rules(boids::boid_view<V>{i, p[i], v[i]},
+                             boids::summarize(i, boids::span<const V>(v), nbrs, cfg.separate));
+        }
+        for (std::size_t i = 0; i < n; ++i) {
+            boids::integrate(p[i], v[i], accel[i], dt, cfg.limits);
+            boids::confine(cfg.world, p[i], v[i]);
+        }
+    }
+};
+
+template <class V>
+void bm_dense_step(benchmark::State& state, dense_scene sc, bool own) {
+    using S = boids::scalar_t<V>;
+    const auto n = static_cast<std::size_t>(state.range(0));
+    const auto cfg = dense_config<V>(sc);
+    std::vector<V> p, v;
+    dense_flock(sc, n, p, v);
+    const auto p0 = p, v0 = v;
+    const S dt = S(1.0 / 60.0);
+    boids::uniform_grid<V> grid(cfg.world, cfg.view_radius);
+    boids::flock_workspace<V> ws;
+    own_loop<V> mine(cfg);
+    auto step = [&] {
+        if (own) mine.step(p, v, dt);
+        else boids::flock_step(boids::span<V>(p), boids::span<V>(v), cfg, grid, ws, dt);
+    };
+    step();  // sizes the buffers: untimed
+    p = p0;
+    v = v0;
+    std::size_t since_reset = 0, off = 0;
+    for (auto _ : state) {
+        if (++since_reset == 10) {  // keep the density the scene names
+            state.PauseTiming();
+            p = p0;
+            v = v0;
+            since_reset = 0;
+            state.ResumeTiming();
+        }
+        step();
+        off = std::max(off, ws.report.boids_off_kernel);
+    }
+    state.counters["neighbors_per_boid"] = neighbours_per_boid(cfg, p0, v0);
+    if (!own) {
+        state.counters["off_kernel"] = double(off);
+        state.counters["cell_per_radius"] = double(grid.cell_size() / cfg.view_radius);
+    }
+}
+
+// The k nearest of every boid of the 3D ball, as the topological step finds them.
+void bm_knn3d(benchmark::State& state, double ball, std::size_t k, bool own_cell) {
+    using V = f3;
+    using S = float;
+    const auto n = static_cast<std::size_t>(state.range(0));
+    dense_scene sc{true, ball, 360, k};
+    const auto cfg = dense_config<V>(sc);
+    std::vector<V> p, v;
+    dense_flock(sc, n, p, v);
+    boids::uniform_grid<V> grid(cfg.world, cfg.view_radius);
+    if (own_cell) {  // the grid's pick for a query of the k nearest within the radius
+        grid.serve_queries(cfg.view_radius, k, S(1), false);
+        grid.build(boids::span<const V>(p), boids::sequential{}, 1);
+        grid.set_cell_size(grid.cell_size());
+    }
+    std::vector<boids::neighbor<S, 3>> buf(k);
+    boids::k_nearest<S, 3> knn(boids::span<boids::neighbor<S, 3>>(buf), k);
+    std::size_t total = 0;
+    for (auto _ : state) {
+        grid.build(boids::span<const V>(p));
+        grid.nearest_in_slots(0, n, knn, cfg.view_radius,
+                              [&](std::size_t, const boids::k_nearest<S, 3>& found) { total += found.size(); });
+        benchmark::DoNotOptimize(total);
+    }
+    state.counters["cell_per_radius"] = double(grid.cell_size() / cfg.view_radius);
+    state.counters["ns_per_boid"] = benchmark::Counter(
+        double(n) * 1e-9, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
+std::string dense_name(const char* kind, std::size_t n, const char* extent_key, double extent, double cone,
+                       std::size_t cap) {
+    auto num = [](double x) {
+        std::string s = std::to_string(x);
+        s.erase(s.find_last_not_of('0') + 1);
+        if (!s.empty() && s.back() == '.') s.pop_back();
+        return s;
+    };
+    return std::string("step/") + kind + "/grid/" + std::to_string(n) + "/" + extent_key + ":" + num(extent) +
+           "/cone:" + num(cone) + "/cap:" + std::to_string(cap);
+}
+
+const bool registered = [] {
+    for (bool own : {false, true}) {
+        for (double patch : {800.0, 400.0, 200.0})
+            for (double cone : {270.0, 360.0})
+                for (std::size_t cap : {std::size_t(7), std::size_t(16), std::size_t(256), std::size_t(0)}) {
+                    const dense_scene sc{false, patch, cone, cap};
+                    const auto name = dense_name(own ? "dense2d_own_loop" : "dense2d", 5000, "patch", patch, cone, cap);
+                    benchmark::RegisterBenchmark(name.c_str(),
+                                                 [=](benchmark::State& s) { bm_dense_step<f2>(s, sc, own); })
+                        ->Arg(5000)
+                        ->Unit(benchmark::kMillisecond)
+                        ->UseRealTime();
+                }
+        for (double ball : {6.0, 4.0, 3.0})
+            for (double cone : {270.0, 360.0})
+                for (std::size_t cap : {std::size_t(7), std::size_t(16), std::size_t(256), std::size_t(0)}) {
+                    const dense_scene sc{true, ball, cone, cap};
+                    const auto name = dense_name(own ? "dense3d_own_loop" : "dense3d", 20000, "ball", ball, cone, cap);
+                    benchmark::RegisterBenchmark(name.c_str(),
+                                                 [=](benchmark::State& s) { bm_dense_step<f3>(s, sc, own); })
+                        ->Arg(20000)
+                        ->Unit(benchmark::kMillisecond)
+                        ->UseRealTime();
+                }
+    }
+    for (double ball : {6.0, 4.0, 3.0})
+        for (std::size_t k : {std::size_t(7), std::size_t(24)})
+            for (bool own_cell : {false, true}) {
+                const std::string name = std::string("neighbors/knn3d/grid/20000/ball:") +
+                                         std::to_string(int(ball)) + "/k:" + std::to_string(k) +
+                                         (own_cell ? "/cell:picked" : "/cell:radius");
+                benchmark::RegisterBenchmark(name.c_str(),
+                                             [=](benchmark::State& s) { bm_knn3d(s, ball, k, own_cell); })
+                    ->Arg(20000)
+                    ->Unit(benchmark::kMillisecond);
+            }
+    return true;
+}();
+
+}  // namespace
