@@ -62,7 +62,8 @@ void dense_flock(const dense_scene& sc, std::size_t n, std::vector<V>& p, std::v
             x = boids::generate<V>([&](std::size_t) { return S(rng.uniform(-1.0, 1.0)); });
         } while (three && boids::dot(x, x) > S(1));
         p[i] = boids::generate<V>([&](std::size_t d) {
-            return three ? S(100) + S(sc.extent) * boids::get(x, d) : S(10) + S(sc.extent * 0.5) * (boids::get(x, d) + 1);
+            return three ? S(100) + S(sc.extent) * boids::get(x, d)
+                         : S(10) + S(sc.extent * 0.5) * (boids::get(x, d) + 1);
         });
         const double speed = three ? rng.uniform(2.0, 5.0) : rng.uniform(60.0, 160.0);
         v[i] = boids::scale(boids::unit_direction<V>(rng.next()), S(speed));
@@ -106,7 +107,8 @@ struct own_loop {
         for (std::size_t i = 0; i < n; ++i) {
             found.clear();
             const auto cone = boids::vision_cone<S, D>::from(v[i], cfg.view_angle);
-            grid.for_each_within(i, cfg.view_radius, cone, [&](const boids::neighbor<S, D>& nb) { found.push_back(nb); });
+            grid.for_each_within(i, cfg.view_radius, cone,
+                                 [&](const boids::neighbor<S, D>& nb) { found.push_back(nb); });
             if (found.size() > cap) {
                 std::nth_element(found.begin(), found.begin() + static_cast<std::ptrdiff_t>(cap), found.end(),
                                  [](const auto& a, const auto& b) { return a.distance_squared < b.distance_squared; });
@@ -230,11 +232,9 @@ const bool registered = [] {
     for (double ball : {6.0, 4.0, 3.0})
         for (std::size_t k : {std::size_t(7), std::size_t(24)})
             for (bool own_cell : {false, true}) {
-                const std::string name = std::string("neighbors/knn3d/grid/20000/ball:") +
-                                         std::to_string(int(ball)) + "/k:" + std::to_string(k) +
-                                         (own_cell ? "/cell:picked" : "/cell:radius");
-                benchmark::RegisterBenchmark(name.c_str(),
-                                             [=](benchmark::State& s) { bm_knn3d(s, ball, k, own_cell); })
+                const std::string name = std::string("neighbors/knn3d/grid/20000/ball:") + std::to_string(int(ball)) +
+                                         "/k:" + std::to_string(k) + (own_cell ? "/cell:picked" : "/cell:radius");
+                benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& s) { bm_knn3d(s, ball, k, own_cell); })
                     ->Arg(20000)
                     ->Unit(benchmark::kMillisecond);
             }

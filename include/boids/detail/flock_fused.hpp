@@ -239,12 +239,12 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
         const bool capped = heed < n;  // else no boid can be crowded
         const bool per_lane = toroidal && !one_image;
         const S full_r2 = q.r2;
-        // Cells smaller than the radius and a cap (the grid sizes them so where the
-        // flock is dense: cells_for_query): a boid's nearest are first looked for in
+        // Cells sized for the cap (the grid sizes them so where the flock is dense:
+        // cells_for_query): a boid's nearest are first looked for in
         // the cells around its own (the near block), and the whole radius is read
         // only for a boid whose nearest that block cannot prove.
         const run_plan near_plan{1, false};
-        const bool two_level = capped && !plan.scan_all && plan.reach > 1;
+        const bool two_level = capped && !plan.scan_all && plan.reach > 1 && runs.sized_for_nearest();
         const bool near_one_image = toroidal && runs.have_one_image(near_plan);
         const bool near_per_lane = toroidal && !near_one_image;
         candidate_block<S, D> near = scratch.block_for(scratch.near, 0);

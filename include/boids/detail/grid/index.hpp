@@ -84,15 +84,17 @@ public:
         } else if (!query_.active) {
             cells_.layout.cell_size = own_cell_;
             build_grid(cells_, scratch_, positions, executor, tasks);
+            cells_.sized_for_nearest = false;
         } else {  // at the query's radius; again with smaller cells where the flock is dense
             cells_.layout.cell_size = query_.radius;
             build_grid(cells_, scratch_, positions, executor, tasks);
-            const scalar finer =
+            const auto finer =
                 cells_for_query(cells_, query_.radius, query_.nearest, query_.seen, query_.within_radius);
-            if (finer < query_.radius) {
-                cells_.layout.cell_size = finer;
+            if (finer.size < query_.radius) {
+                cells_.layout.cell_size = finer.size;
                 build_grid(cells_, scratch_, positions, executor, tasks);
             }
+            cells_.sized_for_nearest = finer.for_nearest;
         }
     }
 

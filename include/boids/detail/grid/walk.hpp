@@ -167,6 +167,8 @@ public:
     [[nodiscard]] std::size_t slot_of(std::size_t i) const noexcept { return g_->slot[i]; }
     // Positions along axis d in slot order, readable `padding` slots past the end.
     [[nodiscard]] span<const scalar> axis(std::size_t d) const noexcept { return {g_->axis(d), g_->order.size()}; }
+    // Whether the grid sized its cells for a query of a boid's few nearest (cells_for_query).
+    [[nodiscard]] bool sized_for_nearest() const noexcept { return g_->sized_for_nearest; }
     // Whether every position of the last build lies in the box [0, size) on every axis.
     [[nodiscard]] bool all_in_box() const noexcept { return g_->inside; }
     // One past the last slot of the cell that holds `slot`.
