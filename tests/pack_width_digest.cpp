@@ -86,6 +86,22 @@ int main() {
     }
     auto small = scene<f2>(edges::toroidal, 5.0, 2.0);  // under three cells a side: per_lane wrapping
     run("2d/small-torus/lesson", small, 60, 40);
+    // Packed flocks (about 170 neighbours a boid in 2D, 230 in 3D): a cap the grid
+    // sizes its cells for (the near block), a cone, no cap (cells of half the radius).
+    for (edges kind : {edges::toroidal, edges::bounded}) {
+        const std::string k = kind == edges::toroidal ? "torus" : "box";
+        auto packed = scene<f2>(kind, 12.0, 2.0);
+        packed.max_neighbors = 7;
+        packed.view_angle = 270.0f;
+        run(("2d/packed-" + k + "/cap-7/cone").c_str(), packed, 2000, 15);
+        packed.max_neighbors = boids::no_cap;
+        packed.view_angle = 360.0f;
+        run(("2d/packed-" + k + "/no-cap").c_str(), packed, 2000, 15);
+    }
+    auto packed3 = scene<d3>(edges::toroidal, 8.0, 2.0);
+    packed3.max_neighbors = 16;
+    packed3.separate.falloff = separation_falloff::linear;
+    run("3d/packed-torus/cap-16", packed3, 2000, 10);
     auto topo = scene<d3>(edges::toroidal, 12.0, 2.0);
     topo.neighbors = boids::neighborhood_kind::topological;
     run("3d/torus/topological", topo, 500, 30);
