@@ -52,14 +52,17 @@ struct thread_count {
 // joined by the destructor. For a step every frame this saves thread_count's start
 // and join of threads on each call (tens of microseconds: more than the work of a
 // small flock). A waiting thread first spins briefly (the phases of a step follow
-// each other closely), then sleeps. Tasks are claimed in any order by any thread;
-// every boid's result depends only on the old state, so the output is the same bits
-// as sequential. One call at a time (not re-entrant), and `work` must not throw.
+// each other closely), then sleeps. Each thread first works through its own share
+// of the tasks (thread w: the w-th contiguous share, the same one every call, so a
+// step's passes over the same boids find them in that thread's cache), then takes
+// what is left of the others'. Every boid's result depends only on the old state,
+// so the output is the same bits as sequential, whichever thread ran a task. One
+// call at a time (not re-entrant), and `work` must not throw.
 class thread_pool {
 public:
-    explicit thread_pool(std::size_t threads) : threads_(threads == 0 ? 1 : threads) {
+    explicit thread_pool(std::size_t threads) : threads_(threads == 0 ? 1 : threads), shares_(threads_) {
         workers_.reserve(threads_ - 1);
-        for (std::size_t w = 1; w < threads_; ++w) workers_.emplace_back([this] { serve(); });
+        for (std::size_t w = 1; w < threads_; ++w) workers_.emplace_back([this, w] { serve(w); });
     }
     ~thread_pool() {
         {
@@ -81,15 +84,17 @@ public:
         }
         call_ = [](void* f, std::size_t t) { (*static_cast<std::remove_reference_t<F>*>(f))(t); };
         work_ = static_cast<void*>(&work);
-        tasks_ = tasks;
-        next_.store(0, std::memory_order_relaxed);
+        for (std::size_t w = 0; w < threads_; ++w) {
+            shares_[w].next.store(tasks * w / threads_, std::memory_order_relaxed);
+            shares_[w].end = tasks * (w + 1) / threads_;
+        }
         pending_.store(workers_.size(), std::memory_order_relaxed);
         {
             std::lock_guard<std::mutex> lock(mutex_);
             generation_.fetch_add(1, std::memory_order_release);  // publishes the job above
         }
         wake_.notify_all();
-        run_tasks();  // the calling thread works too
+        run_tasks(0);  // the calling thread works too
         if (!spin_until([this] { return pending_.load(std::memory_order_acquire) == 0; })) {
             std::unique_lock<std::mutex> lock(mutex_);
             done_.wait(lock, [this] { return pending_.load(std::memory_order_acquire) == 0; });
@@ -106,14 +111,18 @@ private:
         }
         return ready();
     }
-    void run_tasks() {
-        for (;;) {
-            const std::size_t t = next_.fetch_add(1, std::memory_order_relaxed);
-            if (t >= tasks_) return;
-            call_(work_, t);
+    // Thread `self`'s share first, then the others' in turn.
+    void run_tasks(std::size_t self) {
+        for (std::size_t k = 0; k < threads_; ++k) {
+            share& sh = shares_[(self + k) % threads_];
+            for (;;) {
+                const std::size_t t = sh.next.fetch_add(1, std::memory_order_relaxed);
+                if (t >= sh.end) break;
+                call_(work_, t);
+            }
         }
     }
-    void serve() {
+    void serve(std::size_t self) {
         std::size_t seen = 0;
         for (;;) {
             auto moved = [&] { return generation_.load(std::memory_order_acquire) != seen; };
@@ -123,7 +132,7 @@ private:
             }
             seen = generation_.load(std::memory_order_acquire);
             if (stop_flag()) return;
-            run_tasks();
+            run_tasks(self);
             if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
                 std::lock_guard<std::mutex> lock(mutex_);  // so the caller cannot miss the notification
                 done_.notify_one();
@@ -139,8 +148,13 @@ private:
     std::vector<std::thread> workers_;
     std::mutex mutex_;
     std::condition_variable wake_, done_;
-    std::atomic<std::size_t> generation_{0}, pending_{0}, next_{0};
-    std::size_t tasks_ = 0;
+    // One thread's contiguous share of a call's tasks, on a cache line of its own.
+    struct alignas(64) share {
+        std::atomic<std::size_t> next{0};
+        std::size_t end = 0;
+    };
+    std::vector<share> shares_;
+    std::atomic<std::size_t> generation_{0}, pending_{0};
     void (*call_)(void*, std::size_t) = nullptr;
     void* work_ = nullptr;
     bool stop_ = false;

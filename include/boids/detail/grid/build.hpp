@@ -210,9 +210,13 @@ void build_grid(grid_cells<V, false>& g, grid_build_scratch<V, false>& scratch, 
     for (std::size_t t = 0; t < tasks; ++t) lay.max_abs = std::max(lay.max_abs, scratch.task_max_abs[t]);
     g.bucket_start.resize(nb + 1);
     std::size_t next = 0;
-    for (std::size_t b = 0; b < nb; ++b) {
+    for (std::size_t b = 0; b < nb; ++b) {  // and each task's counts become its first slot in each cell
         g.bucket_start[b] = next;
-        for (std::size_t t = 0; t < tasks; ++t) next += scratch.task_counts[t * nb + b];
+        for (std::size_t t = 0; t < tasks; ++t) {
+            const std::size_t count = scratch.task_counts[t * nb + b];
+            scratch.task_counts[t * nb + b] = next;
+            next += count;
+        }
     }
     g.bucket_start[nb] = next;
     scratch.cursor.resize(nb);  // each task copies its own cells' starts
@@ -243,12 +247,17 @@ void build_grid(grid_cells<V, false>& g, grid_build_scratch<V, false>& scratch, 
         }
         for (std::size_t j = 0; j < m; ++j) {
             const std::size_t i = list[j];
-            const std::size_t s = scratch.cursor[scratch.pbucket[i]]++;
-            g.order[s] = i;
-            g.slot[i] = s;
+            g.order[scratch.cursor[scratch.pbucket[i]]++] = i;
         }
         const bool in = fill_slots(g, scratch, positions, g.bucket_start[lo], g.bucket_start[lo + cells]);
         scratch.task_inside[u] = in ? 1 : 0;
+        // Each boid's slot, written by the task that counted it (a contiguous range of
+        // boids, from its own first slot in each cell: the same slots, in index order
+        // within a cell): boids of every cell written by the task that placed them
+        // shared cache lines of slot[] with the other task's, line by line.
+        const index_range r = task_range(n, u, tasks);
+        std::size_t* first = scratch.task_counts.data() + u * nb;
+        for (std::size_t i = r.begin; i < r.end; ++i) g.slot[i] = first[scratch.pbucket[i]]++;
     });
     bool inside = true;
     for (std::size_t t = 0; t < tasks; ++t) inside = inside && scratch.task_inside[t] == 1;
