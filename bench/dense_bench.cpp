@@ -16,6 +16,7 @@
 #include <benchmark/benchmark.h>
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <string>
 #include <vector>
 #include <boids/boids.hpp>
@@ -204,31 +205,27 @@ std::string dense_name(const char* kind, std::size_t n, const char* extent_key, 
            "/cone:" + num(cone) + "/cap:" + std::to_string(cap);
 }
 
+// The 2D and 3D scenes, each as flock_step and as one's own loop.
+template <class V>
+void register_dense(const char* kind, std::size_t n, const char* extent_key, std::initializer_list<double> extents) {
+    for (bool own : {false, true})
+        for (double extent : extents)
+            for (double cone : {270.0, 360.0})
+                for (std::size_t cap : {std::size_t(7), std::size_t(16), std::size_t(256), std::size_t(0)}) {
+                    const dense_scene sc{boids::dimension_v<V> == 3, extent, cone, cap};
+                    const std::string k = std::string(kind) + (own ? "_own_loop" : "");
+                    const auto name = dense_name(k.c_str(), n, extent_key, extent, cone, cap);
+                    benchmark::RegisterBenchmark(name.c_str(),
+                                                 [=](benchmark::State& s) { bm_dense_step<V>(s, sc, own); })
+                        ->Arg(static_cast<long>(n))
+                        ->Unit(benchmark::kMillisecond)
+                        ->UseRealTime();
+                }
+}
+
 const bool registered = [] {
-    for (bool own : {false, true}) {
-        for (double patch : {800.0, 400.0, 200.0})
-            for (double cone : {270.0, 360.0})
-                for (std::size_t cap : {std::size_t(7), std::size_t(16), std::size_t(256), std::size_t(0)}) {
-                    const dense_scene sc{false, patch, cone, cap};
-                    const auto name = dense_name(own ? "dense2d_own_loop" : "dense2d", 5000, "patch", patch, cone, cap);
-                    benchmark::RegisterBenchmark(name.c_str(),
-                                                 [=](benchmark::State& s) { bm_dense_step<f2>(s, sc, own); })
-                        ->Arg(5000)
-                        ->Unit(benchmark::kMillisecond)
-                        ->UseRealTime();
-                }
-        for (double ball : {6.0, 4.0, 3.0})
-            for (double cone : {270.0, 360.0})
-                for (std::size_t cap : {std::size_t(7), std::size_t(16), std::size_t(256), std::size_t(0)}) {
-                    const dense_scene sc{true, ball, cone, cap};
-                    const auto name = dense_name(own ? "dense3d_own_loop" : "dense3d", 20000, "ball", ball, cone, cap);
-                    benchmark::RegisterBenchmark(name.c_str(),
-                                                 [=](benchmark::State& s) { bm_dense_step<f3>(s, sc, own); })
-                        ->Arg(20000)
-                        ->Unit(benchmark::kMillisecond)
-                        ->UseRealTime();
-                }
-    }
+    register_dense<f2>("dense2d", 5000, "patch", {800.0, 400.0, 200.0});
+    register_dense<f3>("dense3d", 20000, "ball", {6.0, 4.0, 3.0});
     for (double ball : {6.0, 4.0, 3.0})
         for (std::size_t k : {std::size_t(7), std::size_t(24)})
             for (bool own_cell : {false, true}) {
