@@ -39,6 +39,48 @@ bool inside_convex(const std::vector<V>& poly, V p) {
 }
 }  // namespace
 
+TEST_CASE("crowd_obstacles: a wrong outline is refused with its reason, and nothing is added", "[crowd][obstacles]") {
+    boids::crowd_obstacles<V> o(5.0);
+    auto refused = [&](std::vector<V> poly, bool boundary, const char* word) {
+        const std::size_t edges = o.edges().size();
+        const bool added =
+            boundary ? o.add_boundary(boids::span<const V>(poly)) : o.add_polygon(boids::span<const V>(poly));
+        CHECK_FALSE(added);
+        CHECK(o.edges().size() == edges);
+        INFO(o.refusal());
+        CHECK(std::strstr(o.refusal(), word) != nullptr);
+        CHECK(std::strchr(o.refusal(), '\n') == nullptr);
+    };
+    const std::vector<V> clockwise = {{0, 0}, {0, 10}, {10, 10}, {10, 0}};
+    refused(clockwise, false, "clockwise");
+    refused(clockwise, true, "clockwise");  // a boundary is listed counterclockwise too
+    refused({{0, 0}, {5, 0}, {10, 0}}, false, "one line");
+    refused({{0, 0}, {10, 10}, {10, 0}, {0, 20}}, false, "cross");          // a bow tie
+    refused({{0, 0}, {10, 0}, {10, 10}, {5, 0}, {0, 10}}, false, "cross");  // a vertex on another edge
+    refused({{0, 0}, {10, 0}, {5, 0}, {5, 5}}, false, "doubles back");      // a spike
+    refused({{0, 0}, {10, 0}, {10, 0}, {0, 10}}, false, "length 0");
+    refused({{0, 0}, {10, 0}, {10, std::nan("")}}, false, "finite");
+    refused({{3, 3}}, false, "two vertices");
+    refused({{0, 0}, {0, 0}}, false, "length 0");  // a wall of no length
+    CHECK(o.empty());
+    CHECK(o.outlines().empty());
+
+    const std::vector<V> room = {{0, 0}, {10, 0}, {10, 10}, {0, 10}};
+    const std::vector<V> l_shape = {{0, 0}, {4, 0}, {4, 1}, {1, 1}, {1, 4}, {0, 4}};  // not convex, accepted
+    REQUIRE(o.add_boundary(boids::span<const V>(room)));
+    CHECK(std::strlen(o.refusal()) == 0);
+    REQUIRE(o.add_polygon(boids::span<const V>(l_shape)));
+    REQUIRE(o.add_segment(V{20, 0}, V{20, 5}));
+    REQUIRE(o.outlines().size() == 3);
+    CHECK(o.outlines()[0].boundary);
+    CHECK(o.outlines()[1].first == 4);
+    CHECK(o.outlines()[1].count == 6);
+    CHECK_FALSE(o.outlines()[2].boundary);
+    // Agents inside the room stay inside: the stored boundary faces in.
+    CHECK(o.crosses(5, 5, 5, -5));
+    CHECK_FALSE(o.crosses(5, 5, 6, 6));
+}
+
 TEST_CASE("crowd_obstacles: polygons, boundaries and walls; near, crosses and push_out", "[crowd][obstacles]") {
     boids::crowd_obstacles<V> o(5.0);
     CHECK_FALSE(o.add_polygon(boids::span<const V>()));

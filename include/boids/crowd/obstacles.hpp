@@ -42,28 +42,31 @@ public:
         : bucket_(bucket > S(0) && std::isfinite(bucket) ? bucket : S(10)) {}
 
     // A polygon agents stay out of, vertices counterclockwise. Two vertices make a wall
-    // closed from both sides. False (and nothing added) for fewer than two vertices, a
-    // vertex that is not finite, or two consecutive vertices on one spot.
-    bool add_polygon(span<const V> vertices) {
-        std::vector<std::pair<S, S>> p;
-        p.reserve(vertices.size());
-        for (const V& v : vertices) p.emplace_back(boids::get(v, 0), boids::get(v, 1));
-        return add(p);
-    }
+    // closed from both sides. False, with nothing added and the reason in refusal(),
+    // for fewer than two vertices, a vertex that is not finite, two consecutive
+    // vertices on one spot, vertices listed clockwise (or all on one line), or edges
+    // that cross or touch each other.
+    bool add_polygon(span<const V> vertices) { return add(points_of(vertices), false); }
     // The boundary of a walkable area, vertices counterclockwise around it: agents
-    // inside stay inside (an obstacle whose outside is the area).
-    bool add_boundary(span<const V> vertices) {
-        std::vector<std::pair<S, S>> p;
-        p.reserve(vertices.size());
-        for (std::size_t i = vertices.size(); i-- > 0;)
-            p.emplace_back(boids::get(vertices[i], 0), boids::get(vertices[i], 1));
-        return add(p);
-    }
+    // inside stay inside (an obstacle whose outside is the area). Refused as
+    // add_polygon refuses.
+    bool add_boundary(span<const V> vertices) { return add(points_of(vertices), true); }
     // A wall from a to b, closed from both sides.
     bool add_segment(const V& a, const V& b) {
         const V both[2] = {a, b};
         return add_polygon(span<const V>(both, 2));
     }
+
+    // Why the last add_polygon, add_boundary or add_segment returned false, in one
+    // line; empty after one that succeeded.
+    [[nodiscard]] const char* refusal() const noexcept { return refusal_; }
+
+    // One polygon, boundary or wall as added: its edges are edges()[first, first + count).
+    struct outline {
+        std::uint32_t first = 0, count = 0;
+        bool boundary = false;  // agents stay inside it (edges stored clockwise)
+    };
+    [[nodiscard]] const std::vector<outline>& outlines() const noexcept { return outlines_; }
 
     [[nodiscard]] bool empty() const noexcept { return edges_.empty(); }
     [[nodiscard]] const std::vector<edge>& edges() const noexcept { return edges_; }
@@ -149,16 +152,73 @@ private:
         return (px - qx) * (px - qx) + (py - qy) * (py - qy);
     }
 
-    bool add(const std::vector<std::pair<S, S>>& p) {
+    static std::vector<std::pair<S, S>> points_of(span<const V> vertices) {
+        std::vector<std::pair<S, S>> p;
+        p.reserve(vertices.size());
+        for (const V& v : vertices) p.emplace_back(boids::get(v, 0), boids::get(v, 1));
+        return p;
+    }
+
+    // Why the polygon p (as the user listed it) cannot be added; nullptr when it can.
+    static const char* problem(const std::vector<std::pair<S, S>>& p) noexcept {
         const std::size_t m = p.size();
-        if (m < 2 || edges_.size() + m > std::size_t{UINT32_MAX}) return false;
+        if (m < 2) return "an obstacle needs at least two vertices";
         for (std::size_t i = 0; i < m; ++i) {
             const auto& a = p[i];
             const auto& b = p[(i + 1) % m];
-            if (!std::isfinite(a.first) || !std::isfinite(a.second) || (a.first == b.first && a.second == b.second))
-                return false;
+            if (!std::isfinite(a.first) || !std::isfinite(a.second)) return "a vertex is not finite";
+            if (a.first == b.first && a.second == b.second)
+                return "two consecutive vertices on one spot (an edge of length 0)";
         }
+        if (m == 2) return nullptr;
+        // Twice the signed area, about the first vertex so that far-off coordinates
+        // keep their precision.
+        S area = S(0);
+        for (std::size_t i = 1; i + 1 < m; ++i)
+            area += detail::cross2(p[i].first - p[0].first, p[i].second - p[0].second, p[i + 1].first - p[0].first,
+                                   p[i + 1].second - p[0].second);
+        if (!(area > S(0)))
+            return area < S(0) ? "vertices listed clockwise: list them counterclockwise (a boundary too)"
+                               : "all vertices on one line (no area)";
+        auto orient = [](const std::pair<S, S>& o, const std::pair<S, S>& a, const std::pair<S, S>& b) {
+            const S c = detail::cross2(a.first - o.first, a.second - o.second, b.first - o.first, b.second - o.second);
+            return c > S(0) ? 1 : (c < S(0) ? -1 : 0);
+        };
+        auto on_segment = [](const std::pair<S, S>& a, const std::pair<S, S>& b, const std::pair<S, S>& q) {
+            return std::min(a.first, b.first) <= q.first && q.first <= std::max(a.first, b.first) &&
+                   std::min(a.second, b.second) <= q.second && q.second <= std::max(a.second, b.second);
+        };
+        for (std::size_t i = 0; i < m; ++i) {
+            const auto& a = p[i];
+            const auto& b = p[(i + 1) % m];
+            const auto& c = p[(i + 2) % m];
+            // The next edge turning straight back along this one.
+            if (orient(a, b, c) == 0 &&
+                (b.first - a.first) * (c.first - b.first) + (b.second - a.second) * (c.second - b.second) < S(0))
+                return "an edge doubles back along the one before it";
+            for (std::size_t j = i + 2; j < m; ++j) {
+                if (i == 0 && j == m - 1) continue;  // adjacent through the first vertex
+                const auto& d = p[j];
+                const auto& e = p[(j + 1) % m];
+                const int o1 = orient(a, b, d), o2 = orient(a, b, e), o3 = orient(d, e, a), o4 = orient(d, e, b);
+                const bool cross = (o1 * o2 < 0 && o3 * o4 < 0) || (o1 == 0 && on_segment(a, b, d)) ||
+                                   (o2 == 0 && on_segment(a, b, e)) || (o3 == 0 && on_segment(d, e, a)) ||
+                                   (o4 == 0 && on_segment(d, e, b));
+                if (cross) return "two edges cross or touch (the outline must not meet itself)";
+            }
+        }
+        return nullptr;
+    }
+
+    bool add(std::vector<std::pair<S, S>> p, bool boundary) {
+        refusal_ = problem(p);
+        if (refusal_ == nullptr && edges_.size() + p.size() > std::size_t{UINT32_MAX}) refusal_ = "too many edges";
+        if (refusal_ != nullptr) return false;
+        refusal_ = "";
+        if (boundary) std::reverse(p.begin(), p.end());
+        const std::size_t m = p.size();
         const auto first = static_cast<std::uint32_t>(edges_.size());
+        outlines_.push_back({first, static_cast<std::uint32_t>(m), boundary});
         for (std::size_t i = 0; i < m; ++i) {
             const auto& prev = p[(i + m - 1) % m];
             const auto& a = p[i];
@@ -228,6 +288,8 @@ private:
     std::size_t columns_ = 0, rows_ = 0;
     std::vector<edge> edges_;
     std::vector<std::vector<std::uint32_t>> buckets_;
+    std::vector<outline> outlines_;
+    const char* refusal_ = "";
 };
 
 namespace detail {
