@@ -35,6 +35,8 @@
 #include "flock.hpp"
 #include "gauges.hpp"
 #include "crowd/orca.hpp"
+#include "crowd/nav_field.hpp"
+#include "crowd/nav_path.hpp"
 #include "models/lesson.hpp"
 #include "models/starling.hpp"
 #include "snapshot.hpp"
