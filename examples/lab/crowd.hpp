@@ -1,8 +1,13 @@
 // crowd.hpp - `boids-lab crowd`: reciprocal collision avoidance (boids/crowd/orca.hpp)
-// in three scenes. circle: RVO2's Circle, N agents on a circle, each heading for the
-// opposite point. blocks: RVO2's Blocks, four groups crossing diagonally between four
-// square obstacles. doorway: two groups swapping sides through a gap two agents wide
-// in a wall, inside a walled room. Each runs until every agent stands at its goal.
+// with routes from the library's navigation (boids/crowd/nav_field.hpp), in five
+// scenes. circle: RVO2's Circle, N agents on a circle, each heading for the opposite
+// point. blocks: RVO2's Blocks, four groups crossing diagonally between four square
+// obstacles. doorway: two groups swapping sides through a gap two agents wide in a
+// wall. crossing: four groups crossing a square where four corridors meet. pillars: a
+// group crossing a room with two pillars (--swap: two groups, one from each side).
+// Each runs until every agent stands at its goal. The scenes route nobody themselves:
+// every group shares one navigation field to its goals, and each agent walks it
+// (nav_field::preferred_velocity).
 #pragma once
 #include <algorithm>
 #include <chrono>
@@ -11,6 +16,8 @@
 #include <limits>
 #include <string>
 #include <vector>
+#include <memory>
+#include <boids/crowd/nav_field.hpp>
 #include <boids/crowd/obstacles.hpp>
 #include <boids/crowd/orca.hpp>
 #include <boids/neighbors/uniform_grid.hpp>
@@ -37,27 +44,40 @@ inline boids::crowd_agents<vec2> same_size_agents(std::vector<vec2>& position, s
 
 struct crowd_options {
     std::string scenario = "circle";
-    unsigned long long agents = 0;  // 0: the scene's own count (250, 100, 20)
+    unsigned long long agents = 0;  // 0: the scene's own count
     unsigned long long seed = 0, threads = 1, max_steps = 100000;
-    bool json = false;
+    bool json = false, swap = false;
+    double patience = -1;  // crowd_config::patience; < 0: the library's default
     std::string trace;
 };
+
+// The default number of agents of each scene.
+inline std::size_t crowd_default_agents(const std::string& scenario) {
+    if (scenario == "circle") return 250;
+    if (scenario == "blocks" || scenario == "crossing") return 100;
+    if (scenario == "pillars") return 200;
+    return 20;
+}
 
 // A crowd scene: agents, their goals, the obstacles, and RVO2's example parameters.
 // A seed other than 0 moves each start by up to 0.01 (the scenes are symmetric).
 struct crowd_scene {
     double radius = 1.5, max_speed = 2.0, arrive = 1.5;
     std::vector<vec2> position, velocity, preferred, goal;
+    std::vector<std::size_t> group;  // which navigation field each agent walks
     boids::crowd_config<double> config{};
     boids::crowd_obstacles<vec2> obstacles{15.0};
-    double door_half_width = 0;          // doorway: agents on the wrong side of x = 0 aim for the gap first
-    std::vector<double> responsibility;  // doorway: those still to pass give way to those coming through
+    // The fields are built again every refresh_every steps with the crowd's congestion:
+    // ground that others stand on, or walk across against a field, costs more on it.
+    std::size_t refresh_every = 8;
+    double nav_cell = 0.25;  // the navigation grid's cell, in agent radii
+    boids::nav_congestion<double> congestion{0.5, 4.0, 1.5};
 
     // circle: radius 1.5, max speed 2, neighbours within 15 (10 of them), time horizon
     // 10 s, steps of 0.25 s, the circle 200 across 250 agents and scaled with N so the
     // spacing stays the example's.
     crowd_scene(std::size_t n, std::uint64_t seed) : crowd_scene("circle", n, seed) {}
-    crowd_scene(const std::string& scenario, std::size_t n, std::uint64_t seed) {
+    crowd_scene(const std::string& scenario, std::size_t n, std::uint64_t seed, bool swap = false) {
         config.dt = 0.25;
         config.neighbor_distance = 15;
         config.max_neighbors = 10;
@@ -65,7 +85,10 @@ struct crowd_scene {
         config.time_horizon_obstacle = 10;
         if (scenario == "blocks") make_blocks(n);
         else if (scenario == "doorway") make_doorway(n);
+        else if (scenario == "crossing") make_crossing(n);
+        else if (scenario == "pillars") make_pillars(n, swap);
         else make_circle(n);
+        if (group.empty()) group.assign(position.size(), 0);
         velocity.assign(position.size(), vec2{0, 0});
         preferred.assign(position.size(), vec2{0, 0});
         if (seed != 0) {
@@ -77,46 +100,79 @@ struct crowd_scene {
             }
         }
     }
-    boids::crowd_agents<vec2> agents() {
-        return same_size_agents(position, velocity, preferred, radius, max_speed, responsibility);
-    }
+    boids::crowd_agents<vec2> agents() { return same_size_agents(position, velocity, preferred, radius, max_speed); }
     void step(boids::uniform_grid<vec2>& grid, boids::crowd_workspace<vec2>& ws, boids::thread_pool& threads) {
         if (obstacles.empty()) boids::crowd_step(agents(), config, grid, ws, threads);
         else boids::crowd_step(agents(), obstacles, config, grid, ws, threads);
     }
-    // Aims every agent at its goal (at speed 1, less within 1 of it; through the door
-    // first where there is one); returns how many stand within `arrive` of their goal.
+    // Aims every agent at its goal at speed 1 (less within 1 of it): straight where
+    // there are no obstacles, along its group's navigation field where there are;
+    // returns how many stand within `arrive` of their goal.
     std::size_t aim() {
+        if (!obstacles.empty() && !navigation_) plan();
+        if (navigation_ && ++aims_ % refresh_every == 0) {  // the crowd as it stands now
+            for (auto& f : navigation_->fields) {
+                f.set_crowd(boids::span<const vec2>(position), boids::span<const vec2>(velocity), congestion);
+                f.build();
+            }
+        }
         std::size_t arrived = 0;
         for (std::size_t i = 0; i < position.size(); ++i) {
             if (boids::length(boids::sub(goal[i], position[i])) <= arrive) ++arrived;
-            vec2 target = goal[i];
-            if (door_half_width > 0) target = door_route(i);
-            if (!responsibility.empty()) responsibility[i] = position[i].x * goal[i].x < 0 ? 0.8 : 0.2;
-            const vec2 to = boids::sub(target, position[i]);
+            if (navigation_) {
+                preferred[i] = navigation_->fields[group[i]].preferred_velocity(position[i], goal[i], 1.0, 1.0);
+                continue;
+            }
+            const vec2 to = boids::sub(goal[i], position[i]);
             const double d = boids::length(to);
             preferred[i] = d > 1.0 ? boids::scale(to, 1.0 / d) : to;
         }
         return arrived;
     }
+    // The navigation the agents walk (null for a scene without obstacles).
+    struct navigation {
+        boids::crowd_obstacles<vec2> obstacles;  // a copy: the grid points at it
+        boids::nav_grid<vec2> grid;
+        std::vector<boids::nav_field<vec2>> fields;  // one per group
+        navigation(const boids::crowd_obstacles<vec2>& o, const boids::nav_area<vec2>& area)
+            : obstacles(o), grid(obstacles, area) {}
+    };
+    [[nodiscard]] const navigation* navigation_of() const noexcept { return navigation_.get(); }
 
 private:
-    // Keep right, as people do in a doorway: an agent goes through the right-hand half
-    // of the gap, waits on the right of it (off the other group's way out), and once
-    // through walks straight away from the wall before heading home.
-    vec2 door_route(std::size_t i) const {
-        const vec2 p = position[i];
-        const double ahead = goal[i].x > 0 ? 1.0 : -1.0;     // +1: going to +x
-        const double lane = -ahead * 0.5 * door_half_width;  // the right-hand half's middle
-        const double right_of_lane = -ahead * (p.y - lane);  // > 0: on the agent's right of its lane
-        const double near = 4 * radius;
-        if (p.x * ahead < 0.5 * radius) {  // still to go through
-            if (right_of_lane < -0.5 * radius && std::fabs(p.x) < near)
-                return {p.x - ahead * radius, lane - ahead * 2 * radius};
-            return {ahead * 2 * radius, lane};
+    std::shared_ptr<navigation> navigation_;
+    std::size_t aims_ = 0;
+
+    // A grid over the obstacles and every start and goal, in cells of nav_cell agent
+    // radii, and one field per group to the goals of its agents.
+    void plan() {
+        double x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+        auto take = [&](double x, double y) {
+            x0 = std::min(x0, x);
+            y0 = std::min(y0, y);
+            x1 = std::max(x1, x);
+            y1 = std::max(y1, y);
+        };
+        for (const auto& p : position) take(p.x, p.y);
+        for (const auto& p : goal) take(p.x, p.y);
+        for (const auto& e : obstacles.edges()) take(e.x, e.y);
+        const double margin = 4 * radius;
+        boids::nav_area<vec2> area;
+        area.lower = {x0 - margin, y0 - margin};
+        area.upper = {x1 + margin, y1 + margin};
+        area.cell = radius * nav_cell;
+        area.clearance = radius;
+        navigation_ = std::make_shared<navigation>(obstacles, area);
+        congestion.agent_radius = radius;
+        const std::size_t groups = group.empty() ? 0 : *std::max_element(group.begin(), group.end()) + 1;
+        for (std::size_t g = 0; g < groups; ++g) {
+            std::vector<vec2> goals;
+            for (std::size_t i = 0; i < goal.size(); ++i)
+                if (group[i] == g) goals.push_back(goal[i]);
+            navigation_->fields.emplace_back(navigation_->grid);
+            navigation_->fields.back().set_goals(boids::span<const vec2>(goals));
+            navigation_->fields.back().build();
         }
-        if (std::fabs(p.x) < near) return {ahead * (near + 2 * radius), p.y};
-        return goal[i];
     }
 
     void make_circle(std::size_t n) {
@@ -143,9 +199,11 @@ private:
         for (std::size_t i = 0; i < side; ++i)
             for (std::size_t j = 0; j < side; ++j) {
                 const double a = 55.0 + 10.0 * static_cast<double>(i), b = 55.0 + 10.0 * static_cast<double>(j);
+                std::size_t g = 0;
                 for (const vec2 sign : {vec2{1, 1}, vec2{-1, 1}, vec2{1, -1}, vec2{-1, -1}}) {
                     position.push_back({sign.x * a, sign.y * b});
                     goal.push_back({-sign.x * 75.0, -sign.y * 75.0});
+                    group.push_back(g++);
                 }
             }
         add_box(-40, 10, -10, 40);
@@ -153,34 +211,85 @@ private:
         add_box(10, -40, 40, -10);
         add_box(-40, -40, -10, -10);
     }
-    // Two groups of N / 2 in a room 120 x 60, swapping sides through a gap of two
-    // diameters in the wall at x = 0; radius 1.5, time horizons 5 s.
+    // A group of `count` on a lattice 5 apart, `across` wide, its first row at `near`
+    // along `ahead` (a unit axis) from the origin, the rows going away from it; its
+    // goals the same lattice mirrored through the origin, the first row in going
+    // deepest (those in front walk farthest, so nobody waits behind the early ones).
+    void add_group(std::size_t count, std::size_t across, double near, vec2 ahead, std::size_t g) {
+        const std::size_t rows = (count + across - 1) / across;
+        const vec2 side{-ahead.y, ahead.x};
+        for (std::size_t i = 0; i < count; ++i) {
+            const double rank = static_cast<double>(i / across), at = static_cast<double>(i % across);
+            const double lateral = 5.0 * (at - 0.5 * static_cast<double>(across - 1));
+            const double depth = near + 5.0 * rank, mirrored = near + 5.0 * (static_cast<double>(rows - 1) - rank);
+            position.push_back(boids::add(boids::scale(ahead, -depth), boids::scale(side, lateral)));
+            goal.push_back(boids::add(boids::scale(ahead, mirrored), boids::scale(side, lateral)));
+            group.push_back(g);
+        }
+    }
+    static std::size_t squarish(std::size_t count) {
+        return std::max<std::size_t>(8, static_cast<std::size_t>(std::ceil(std::sqrt(static_cast<double>(count)))));
+    }
+    // Two groups of N / 2 in a walled room swap sides through a gap of two diameters
+    // in the wall at x = 0; radius 1.5, time horizons 5 s.
     void make_doorway(std::size_t n) {
         config.time_horizon = 5;
         config.time_horizon_obstacle = 5;
-        door_half_width = 2 * radius;
-        responsibility.assign(2 * std::max<std::size_t>(n / 2, 1), 0.5);
+        const double door_half_width = 2 * radius;
         const std::size_t half = std::max<std::size_t>(n / 2, 1);
-        const std::size_t rows = std::min<std::size_t>(half, 8);
-        for (std::size_t g = 0; g < 2; ++g)
-            for (std::size_t i = 0; i < half; ++i) {
-                const double column = static_cast<double>(i / rows), at_row = static_cast<double>(i % rows);
-                const double x = 10.0 + 5.0 * column, y = 5.0 * (at_row - 0.5 * static_cast<double>(rows - 1));
-                const double sign = g == 0 ? -1.0 : 1.0;
-                position.push_back({sign * x, y});
-                goal.push_back({-sign * x, y});
-            }
-        const double w = 10.0 + 5.0 * static_cast<double>((half - 1) / rows) + 10.0;
-        const vec2 room[4] = {{-w, -30}, {w, -30}, {w, 30}, {-w, 30}};
+        const std::size_t across = std::min(half, squarish(half));
+        add_group(half, across, 10.0, vec2{1, 0}, 0);   // from the left, going right
+        add_group(half, across, 10.0, vec2{-1, 0}, 1);  // from the right, going left
+        const double rows = std::ceil(static_cast<double>(half) / static_cast<double>(across));
+        const double w = 10.0 + 5.0 * (rows - 1) + 10.0, h = std::max(30.0, 2.5 * static_cast<double>(across) + 10.0);
+        const vec2 room[4] = {{-w, -h}, {w, -h}, {w, h}, {-w, h}};
         obstacles.add_boundary(boids::span<const vec2>(room, 4));
-        add_box(-0.5, door_half_width, 0.5, 30);
-        add_box(-0.5, -30, 0.5, -door_half_width);
+        add_box(-0.5, door_half_width, 0.5, h);
+        add_box(-0.5, -h, 0.5, -door_half_width);
+    }
+    // Four corridors meet in a square; a group of N / 4 starts in each and crosses to
+    // the one opposite. Corridors as wide as a group (10 agents across at most).
+    void make_crossing(std::size_t n) {
+        config.time_horizon = 5;
+        config.time_horizon_obstacle = 5;
+        const std::size_t quarter = std::max<std::size_t>(n / 4, 1);
+        const std::size_t across = std::min<std::size_t>(quarter, 6);
+        const double rows = std::ceil(static_cast<double>(quarter) / static_cast<double>(across));
+        const double half_width = 2.5 * static_cast<double>(across) + 5.0;
+        const double near = half_width + 10.0, arm = near + 5.0 * (rows - 1) + 10.0;
+        add_group(quarter, across, near, vec2{1, 0}, 0);
+        add_group(quarter, across, near, vec2{-1, 0}, 1);
+        add_group(quarter, across, near, vec2{0, 1}, 2);
+        add_group(quarter, across, near, vec2{0, -1}, 3);
+        const double a = arm, w = half_width;
+        const vec2 plus[12] = {{w, -a}, {w, -w}, {a, -w}, {a, w},   {w, w},   {w, a},
+                               {-w, a}, {-w, w}, {-a, w}, {-a, -w}, {-w, -w}, {-w, -a}};
+        obstacles.add_boundary(boids::span<const vec2>(plus, 12));
+    }
+    // A room with two pillars across the way: N agents cross it from the left (with
+    // `swap`, N / 2 from each side, swapping).
+    void make_pillars(std::size_t n, bool swap) {
+        config.time_horizon = 5;
+        config.time_horizon_obstacle = 5;
+        const std::size_t count = swap ? std::max<std::size_t>(n / 2, 1) : n;
+        const std::size_t across = std::min(count, squarish(count));
+        const double rows = std::ceil(static_cast<double>(count) / static_cast<double>(across));
+        const double h = 2.5 * static_cast<double>(across) + 10.0;
+        const double pillar = 0.2 * h, near = pillar + 15.0;
+        add_group(count, across, near, vec2{1, 0}, 0);
+        if (swap) add_group(count, across, near, vec2{-1, 0}, 1);
+        const double w = near + 5.0 * (rows - 1) + 10.0;
+        const vec2 room[4] = {{-w, -h}, {w, -h}, {w, h}, {-w, h}};
+        obstacles.add_boundary(boids::span<const vec2>(room, 4));
+        add_box(-pillar / 2, h / 2 - pillar / 2, pillar / 2, h / 2 + pillar / 2);
+        add_box(-pillar / 2, -h / 2 - pillar / 2, pillar / 2, -h / 2 + pillar / 2);
     }
 };
 
 struct crowd_result {
     std::size_t agents = 0, steps = 0, arrived = 0, overlaps = 0;
     double seconds = 0, closest = std::numeric_limits<double>::infinity(), ms_per_step = 0;
+    double p50_seconds = -1, p90_seconds = -1;  // when half, nine tenths were home (-1: never)
 };
 
 // The pairs of agents closer than the sum of their radii (less the step's tolerance),
@@ -203,7 +312,8 @@ inline std::size_t count_contacts(boids::uniform_grid<vec2>& gauge, const crowd_
 // Runs the scene until every agent has arrived (or max_steps); `trace` (optional)
 // gets step, agent, x, y, vx, vy rows.
 inline crowd_result run_crowd(const crowd_options& o, std::vector<row>* trace = nullptr) {
-    crowd_scene scene(o.scenario, static_cast<std::size_t>(o.agents), o.seed);
+    crowd_scene scene(o.scenario, static_cast<std::size_t>(o.agents), o.seed, o.swap);
+    if (o.patience >= 0) scene.config.patience = o.patience;
     const std::size_t n = scene.position.size();
     boids::uniform_grid<vec2> grid(boids::world_for<vec2>{}, scene.config.neighbor_distance);
     boids::uniform_grid<vec2> gauge(boids::world_for<vec2>{}, 2 * scene.radius);  // measures, apart from the step's
@@ -214,6 +324,9 @@ inline crowd_result run_crowd(const crowd_options& o, std::vector<row>* trace = 
     double wall = 0;
     for (;;) {
         r.arrived = scene.aim();
+        const double now = static_cast<double>(r.steps) * scene.config.dt;
+        if (r.p50_seconds < 0 && 2 * r.arrived >= n) r.p50_seconds = now;
+        if (r.p90_seconds < 0 && 10 * r.arrived >= 9 * n) r.p90_seconds = now;
         if (r.arrived == n || r.steps >= o.max_steps) break;
         const auto t0 = std::chrono::steady_clock::now();
         scene.step(grid, ws, threads);
@@ -235,6 +348,7 @@ inline std::string crowd_json(const crowd_result& r) {
     return "{\"agents\": " + std::to_string(r.agents) + ", \"steps\": " + std::to_string(r.steps) +
            ", \"seconds\": " + num(r.seconds) + ", \"closest\": " + num(r.closest) +
            ", \"overlaps\": " + std::to_string(r.overlaps) + ", \"ms_per_step\": " + num(r.ms_per_step) +
+           ", \"p50_seconds\": " + num(r.p50_seconds) + ", \"p90_seconds\": " + num(r.p90_seconds) +
            ", \"arrived\": " + std::to_string(r.arrived) + "}";
 }
 
@@ -249,10 +363,14 @@ inline int crowd_main(const arguments& args, std::string& error) {
     if (f.ok() && o.threads == 0) f.fail("--threads: must be >= 1");
     f.count("max-steps", o.max_steps, 100000000ull);
     o.json = f.flag("json");
+    o.swap = f.flag("swap");
+    f.positive("patience", o.patience, false);
     f.text("trace", o.trace);
-    if (f.ok() && o.scenario != "circle" && o.scenario != "blocks" && o.scenario != "doorway")
-        f.fail("--scenario: '" + o.scenario + "' is not one of circle, blocks, doorway");
-    if (f.ok() && o.agents == 0) o.agents = o.scenario == "circle" ? 250 : (o.scenario == "blocks" ? 100 : 20);
+    if (f.ok() && o.scenario != "circle" && o.scenario != "blocks" && o.scenario != "doorway" &&
+        o.scenario != "crossing" && o.scenario != "pillars")
+        f.fail("--scenario: '" + o.scenario + "' is not one of circle, blocks, doorway, crossing, pillars");
+    if (f.ok() && o.swap && o.scenario != "pillars") f.fail("--swap: only for --scenario=pillars");
+    if (f.ok() && o.agents == 0) o.agents = crowd_default_agents(o.scenario);
     if (!f.finish()) {
         error = f.error();
         return 2;

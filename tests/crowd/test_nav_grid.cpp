@@ -48,7 +48,8 @@ TEST_CASE("nav_grid: every point of a walkable cell keeps the clearance; cells f
                 // Shut only for the clearance: a corner lies too near an edge, with one cell's slack.
                 CHECK(m.distance_to_edges(centre) < m.area.clearance + 0.71 * grid.cell() + 1e-9);
             }
-            if (m.distance_to_edges(centre) > 1e-9) CHECK(grid.inside(c) == inside_any(m, centre));  // on an edge: either
+            if (m.distance_to_edges(centre) > 1e-9)
+                CHECK(grid.inside(c) == inside_any(m, centre));  // on an edge: either
         }
         CHECK(walkable > grid.size() / 2);
     }
@@ -78,16 +79,16 @@ TEST_CASE("nav_grid: lines of sight, cells of points, nearest walkable cell", "[
     m.obstacles.add_segment(V{5, 35}, V{15, 35});
     boids::nav_grid<V> grid(m.obstacles, m.area);
     CHECK(grid.clear_line(V{5, 5}, V{15, 25}));
-    CHECK_FALSE(grid.clear_line(V{5, 5}, V{35, 5}));      // through the wall
-    CHECK_FALSE(grid.clear_line(V{10, 33}, V{10, 38}));   // through the thin wall
-    CHECK_FALSE(grid.clear_line(V{5, 5}, V{25, 31}));     // grazing the wall's corner, inside the clearance
-    CHECK(grid.clear_line(V{5, 20}, V{25, 38}));          // over the corner, clear
-    CHECK(grid.clear_line(V{18.0, 10}, V{10, 10}));       // from the band the clearance shuts: it may leave
-    CHECK(grid.clear_line(V{10, 10}, V{18.0, 12}));       // and enter it at the end
-    CHECK(grid.clear_line(V{18.0, 10}, V{18.0, 25}));     // or run along it, never meeting a walkable cell
-    CHECK_FALSE(grid.clear_line(V{3, 34}, V{17, 34}));    // but not out of it and back in: along the thin wall
-    CHECK_FALSE(grid.clear_line(V{20, 10}, V{10, 10}));   // from inside an obstacle: never
-    CHECK_FALSE(grid.clear_line(V{-1, 10}, V{10, 10}));   // off the grid
+    CHECK_FALSE(grid.clear_line(V{5, 5}, V{35, 5}));     // through the wall
+    CHECK_FALSE(grid.clear_line(V{10, 33}, V{10, 38}));  // through the thin wall
+    CHECK_FALSE(grid.clear_line(V{5, 5}, V{25, 31}));    // grazing the wall's corner, inside the clearance
+    CHECK(grid.clear_line(V{5, 20}, V{25, 38}));         // over the corner, clear
+    CHECK(grid.clear_line(V{18.0, 10}, V{10, 10}));      // from the band the clearance shuts: it may leave
+    CHECK(grid.clear_line(V{10, 10}, V{18.0, 12}));      // and enter it at the end
+    CHECK(grid.clear_line(V{18.0, 10}, V{18.0, 25}));    // or run along it, never meeting a walkable cell
+    CHECK_FALSE(grid.clear_line(V{3, 34}, V{17, 34}));   // but not out of it and back in: along the thin wall
+    CHECK_FALSE(grid.clear_line(V{20, 10}, V{10, 10}));  // from inside an obstacle: never
+    CHECK_FALSE(grid.clear_line(V{-1, 10}, V{10, 10}));  // off the grid
     CHECK(grid.cell_at(V{-0.1, 3}) == grid.none);
     CHECK(grid.cell_at(V{40, 3}) == grid.none);
     CHECK(grid.cell_at(V{std::nan(""), 3}) == grid.none);

@@ -79,7 +79,9 @@ struct maze {
         const auto polys = grown();
         const S c = area.clearance;
         std::vector<V> nodes = {a, b};
-        auto in_room = [&](V p) { return p.x >= c - 1e-9 && p.y >= c - 1e-9 && p.x <= size - c + 1e-9 && p.y <= size - c + 1e-9; };
+        auto in_room = [&](V p) {
+            return p.x >= c - 1e-9 && p.y >= c - 1e-9 && p.x <= size - c + 1e-9 && p.y <= size - c + 1e-9;
+        };
         // Whether the segment runs through a grown obstacle's inside (touching is fine).
         auto blocked = [&](V p, V q) {
             for (const auto& g : polys) {

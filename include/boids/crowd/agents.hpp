@@ -33,6 +33,14 @@ struct crowd_config {
     // whose shares are all under 0.5, none for one that gives way to nobody. 0: RVO2's
     // aim. 2D only: in 3D there is no one "right".
     S pass_right = S(0.1);
+    // Seconds: giving way where agents meet head-on and stick (a doorway, a corridor).
+    // An agent that made no headway last step and faces one heading the other way,
+    // within its radius of touching, steps back and to its right if the other has the
+    // better claim, and those close behind it going its way step back with it. An
+    // agent on the move claims `patience`; one held up claims how long it has waited;
+    // so a stream through a gap keeps going until those waiting against it have
+    // waited `patience`, and then turns. 0: never (RVO2). 2D only.
+    S patience = S(10);
 
     [[nodiscard]] validation validate() const noexcept {
         if (!(std::isfinite(dt) && dt > 0)) return detail::fail("dt", "must be finite and > 0");
@@ -46,6 +54,7 @@ struct crowd_config {
             return detail::fail("overlap_tolerance", "must be in [0, 1)");
         if (!(std::isfinite(pass_right) && pass_right >= 0 && pass_right < S(1.5)))
             return detail::fail("pass_right", "must be in [0, 1.5) radians");
+        if (!(std::isfinite(patience) && patience >= 0)) return detail::fail("patience", "must be finite and >= 0");
         return {};
     }
 };
@@ -65,6 +74,11 @@ struct crowd_agents {
     span<const S> responsibility;      // [0, 1]: how readily it gives way (0: never, if the other does)
     span<const S> time_horizon;        // s, > 0: per agent, in place of crowd_config's
     span<const S> time_horizon_obstacle;
+    // s: how long each agent has been held up (crowd_config::patience), which the step
+    // reads and writes. Empty: the workspace keeps it, by index, and starts again
+    // from 0 when the number of agents changes; give your own array (zeros to start)
+    // to keep each agent's wait across adding and removing agents.
+    span<S> waiting{};
 
     [[nodiscard]] std::size_t size() const noexcept {
         return std::min(std::min(position.size(), velocity.size()), preferred_velocity.size());
@@ -110,10 +124,15 @@ struct crowd_workspace {
     std::vector<task_buffers> tasks;
     std::vector<V> old_position;  // where each agent stood before the move
     std::vector<unsigned char> reverted;
-    detail::contact_list<V> contacts;  // pairs near contact, for the projection
-    std::size_t last_passes = 0;       // projection passes the last step used
-    std::size_t last_overlaps = 0;     // overlapping pairs the last step's projection met first
-    std::size_t last_reverted = 0;     // agents the last step sent back to where they stood
+    detail::contact_list<V> contacts;     // pairs near contact, for the projection
+    std::size_t last_passes = 0;          // projection passes the last step used
+    std::size_t last_overlaps = 0;        // overlapping pairs the last step's projection met first
+    std::size_t last_reverted = 0;        // agents the last step sent back to where they stood
+    std::size_t last_giving_way = 0;      // agents that gave way in the last step (crowd_config::patience)
+    std::vector<S> waiting, new_waiting;  // patience: the waits, when the agents hold none
+    std::vector<unsigned char> giving_way, giving_way_next;
+    std::vector<std::uint32_t> ahead;  // per agent, up to ahead_slots close ahead going its way
+    static constexpr std::size_t ahead_slots = 4;
 
     void prepare(std::size_t n, std::size_t task_count, std::size_t k) {
         if (new_velocity.size() != n) new_velocity.resize(n);

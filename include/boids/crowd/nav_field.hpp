@@ -73,7 +73,8 @@ public:
     // density alone). Replaces the last crowd; empty positions clear it.
     void set_crowd(span<const V> position, span<const V> velocity, const nav_congestion<S>& congestion) {
         slowness_.assign(grid_->size(), S(1));
-        if (position.empty() || !congestion.validate() || (congestion.density == S(0) && congestion.counterflow == S(0)))
+        if (position.empty() || !congestion.validate() ||
+            (congestion.density == S(0) && congestion.counterflow == S(0)))
             return;
         const S h = grid_->cell(), r = congestion.agent_radius, r2 = r * r;
         const auto reach = static_cast<std::ptrdiff_t>(std::ceil(r / h)) + 1;
@@ -119,6 +120,7 @@ public:
         direction_y_.assign(n, S(0));
         state_.assign(n, far);
         heap_.clear();
+        slot_.assign(n, no_slot);
         if (goals_.empty() || n == 0) return false;
         const bool slowed = slowness_.size() == n;
         const S h = grid_->cell();
@@ -129,7 +131,8 @@ public:
         for (const goal_cell& g : goals_) {
             const auto gx = static_cast<std::ptrdiff_t>(g.cell % grid_->columns());
             const auto gy = static_cast<std::ptrdiff_t>(g.cell / grid_->columns());
-            for (std::ptrdiff_t y = std::max<std::ptrdiff_t>(gy - 3, 0); y <= std::min<std::ptrdiff_t>(gy + 3, rows - 1); ++y)
+            for (std::ptrdiff_t y = std::max<std::ptrdiff_t>(gy - 3, 0);
+                 y <= std::min<std::ptrdiff_t>(gy + 3, rows - 1); ++y)
                 for (std::ptrdiff_t x = std::max<std::ptrdiff_t>(gx - 3, 0);
                      x <= std::min<std::ptrdiff_t>(gx + 3, columns - 1); ++x) {
                     const auto c = static_cast<std::size_t>(y * columns + x);
@@ -143,19 +146,13 @@ public:
                         const S len = boids::distance(centre, aim);
                         direction_x_[c] = len > S(0) ? (boids::get(aim, 0) - boids::get(centre, 0)) / len : S(0);
                         direction_y_[c] = len > S(0) ? (boids::get(aim, 1) - boids::get(centre, 1)) / len : S(0);
-                        if (state_[c] == far) heap_.push_back({d, static_cast<std::uint32_t>(c)});
                         state_[c] = source;
+                        heap_update(c, d);
                     }
                 }
         }
-        for (auto& e : heap_) e.first = cost_[e.second];
-        std::make_heap(heap_.begin(), heap_.end(), std::greater<>());
         while (!heap_.empty()) {
-            std::pop_heap(heap_.begin(), heap_.end(), std::greater<>());
-            const auto [t, c32] = heap_.back();
-            heap_.pop_back();
-            const std::size_t c = c32;
-            if (settled(state_[c]) || t > cost_[c]) continue;  // a stale entry
+            const std::size_t c = heap_pop();
             state_[c] = state_[c] == source ? source_done : frozen;  // a source keeps its straight direction
             const auto x = static_cast<std::ptrdiff_t>(c % grid_->columns());
             const auto y = static_cast<std::ptrdiff_t>(c / grid_->columns());
@@ -176,8 +173,7 @@ public:
                 if (value < cost_[m]) {
                     cost_[m] = value;
                     state_[m] = trial;
-                    heap_.push_back({value, static_cast<std::uint32_t>(m)});
-                    std::push_heap(heap_.begin(), heap_.end(), std::greater<>());
+                    heap_update(m, value);
                 }
             }
         }
@@ -286,7 +282,8 @@ private:
         return cost_[static_cast<std::size_t>(y) * grid_->columns() + static_cast<std::size_t>(x)];
     }
     // The smaller cost of two neighbours that the march has settled.
-    [[nodiscard]] S frozen_cost(std::ptrdiff_t x1, std::ptrdiff_t y1, std::ptrdiff_t x2, std::ptrdiff_t y2) const noexcept {
+    [[nodiscard]] S frozen_cost(std::ptrdiff_t x1, std::ptrdiff_t y1, std::ptrdiff_t x2,
+                                std::ptrdiff_t y2) const noexcept {
         auto settled_cost = [&](std::ptrdiff_t x, std::ptrdiff_t y) {
             if (x < 0 || y < 0 || x >= static_cast<std::ptrdiff_t>(grid_->columns()) ||
                 y >= static_cast<std::ptrdiff_t>(grid_->rows()))
@@ -330,7 +327,50 @@ private:
     std::vector<goal_cell> goals_;
     std::vector<S> cost_, direction_x_, direction_y_, slowness_;
     std::vector<std::uint8_t> state_;
+    // The march's front: a binary heap of (cost, cell) that knows where each cell sits,
+    // so that a cell whose cost falls moves up instead of entering twice.
+    static constexpr std::uint32_t no_slot = 0xFFFFFFFFu;
     std::vector<std::pair<S, std::uint32_t>> heap_;
+    std::vector<std::uint32_t> slot_;
+
+    void heap_place(std::size_t at, const std::pair<S, std::uint32_t>& e) noexcept {
+        heap_[at] = e;
+        slot_[e.second] = static_cast<std::uint32_t>(at);
+    }
+    void heap_update(std::size_t cell, S key) {
+        std::size_t at = slot_[cell];
+        if (at == no_slot) {
+            at = heap_.size();
+            heap_.push_back({key, static_cast<std::uint32_t>(cell)});
+        }
+        const std::pair<S, std::uint32_t> e{key, static_cast<std::uint32_t>(cell)};
+        while (at > 0) {
+            const std::size_t parent = (at - 1) / 2;
+            if (!(e.first < heap_[parent].first)) break;
+            heap_place(at, heap_[parent]);
+            at = parent;
+        }
+        heap_place(at, e);
+    }
+    std::size_t heap_pop() noexcept {
+        const std::size_t top = heap_.front().second;
+        slot_[top] = no_slot;
+        const std::pair<S, std::uint32_t> last = heap_.back();
+        heap_.pop_back();
+        const std::size_t size = heap_.size();
+        if (size == 0) return top;
+        std::size_t at = 0;
+        for (;;) {
+            std::size_t child = 2 * at + 1;
+            if (child >= size) break;
+            if (child + 1 < size && heap_[child + 1].first < heap_[child].first) ++child;
+            if (!(heap_[child].first < last.first)) break;
+            heap_place(at, heap_[child]);
+            at = child;
+        }
+        heap_place(at, last);
+        return top;
+    }
 };
 
 }  // namespace boids

@@ -23,10 +23,10 @@ namespace boids {
 template <class V>
 struct nav_area {
     using S = scalar_t<V>;
-    V lower{};                 // the corner of least x and y
-    V upper{};                 // the corner of greatest x and y
-    S cell = S(1);             // length: the side of a cell
-    S clearance = S(0);        // length: kept from every edge (the agents' radius)
+    V lower{};                                     // the corner of least x and y
+    V upper{};                                     // the corner of greatest x and y
+    S cell = S(1);                                 // length: the side of a cell
+    S clearance = S(0);                            // length: kept from every edge (the agents' radius)
     std::size_t max_cells = std::size_t(1) << 26;  // a guard against a cell too small for the area
 
     [[nodiscard]] validation validate() const noexcept {
@@ -36,7 +36,8 @@ struct nav_area {
         if (!(std::isfinite(x1) && std::isfinite(y1) && x1 > x0 && y1 > y0))
             return detail::fail("upper", "must be finite and greater than lower in x and y");
         if (!(std::isfinite(cell) && cell > S(0))) return detail::fail("cell", "must be finite and > 0");
-        if (!(std::isfinite(clearance) && clearance >= S(0))) return detail::fail("clearance", "must be finite and >= 0");
+        if (!(std::isfinite(clearance) && clearance >= S(0)))
+            return detail::fail("clearance", "must be finite and >= 0");
         const double columns = std::ceil(static_cast<double>((x1 - x0) / cell));
         const double rows = std::ceil(static_cast<double>((y1 - y0) / cell));
         if (!(columns * rows <= static_cast<double>(max_cells)))
@@ -98,7 +99,7 @@ public:
     }
     [[nodiscard]] V centre(std::size_t c) const noexcept {
         return traits_of<V>::make(x0_ + (static_cast<S>(c % columns_) + S(0.5)) * h_,
-                                     y0_ + (static_cast<S>(c / columns_) + S(0.5)) * h_);
+                                  y0_ + (static_cast<S>(c / columns_) + S(0.5)) * h_);
     }
     [[nodiscard]] bool walkable_at(const V& p) const noexcept { return walkable(cell_at(p)); }
 

@@ -71,6 +71,84 @@ half_plane<S> orca_half_plane(S rx, S ry, S vix, S viy, S vjx, S vjy, S combined
     return line;
 }
 
+// crowd_config::patience: which agents give way this step, from the old state alone
+// (ws.giving_way), and each agent's new wait (ws.new_waiting). An agent is held up
+// when it made less than 0.3 of its preferred speed toward where it wants to go.
+template <class V, class Finder, class Executor>
+void decide_giving_way(const crowd_agents<V>& agents, span<const scalar_t<V>> waiting,
+                       const crowd_config<scalar_t<V>>& cfg, Finder& finder, crowd_workspace<V>& ws, std::size_t tasks,
+                       Executor&& executor) {
+    using S = scalar_t<V>;
+    const std::size_t n = agents.size();
+    const span<const V> pos(agents.position.data(), n);
+    constexpr std::size_t slots = crowd_workspace<V>::ahead_slots;
+    ws.new_waiting.resize(n);
+    ws.giving_way.assign(n, 0);
+    ws.ahead.assign(n * slots, std::uint32_t(0xFFFFFFFFu));
+    S widest = S(0);
+    for (std::size_t i = 0; i < n; ++i) widest = std::max(widest, agents.radius_of(i));
+    // Whether j was held up, and its claim to go first.
+    auto held_up = [&](std::size_t j, S& unit_x, S& unit_y, S& speed) {
+        const V p = agents.preferred_velocity[j], v = agents.velocity[j];
+        speed = boids::length(p);
+        if (!(speed > S(0)) || !std::isfinite(speed) || !boids::is_finite(v) || !boids::is_finite(pos[j])) {
+            speed = S(0);
+            return false;
+        }
+        unit_x = boids::get(p, 0) / speed;
+        unit_y = boids::get(p, 1) / speed;
+        return boids::get(v, 0) * unit_x + boids::get(v, 1) * unit_y < S(0.3) * speed;
+    };
+    auto claim = [&](bool held, std::size_t j) { return held ? waiting[j] + cfg.dt : cfg.patience; };
+    const std::size_t k = std::min<std::size_t>(cfg.max_neighbors, 8);
+    executor(tasks, [&](std::size_t t) {
+        const index_range range = task_range(n, t, tasks);
+        typename crowd_workspace<V>::task_buffers& b = ws.tasks[t];
+        k_nearest<S, 2> near(span<neighbor<S, 2>>(b.neighbors.data(), k), k);
+        for (std::size_t i = range.begin; i < range.end; ++i) {
+            S ux = S(0), uy = S(0), speed = S(0);
+            const bool held = held_up(i, ux, uy, speed);
+            const S w = waiting[i];
+            ws.new_waiting[i] = held && std::isfinite(w) ? w + cfg.dt : S(0);
+            if (!(speed > S(0)) || k == 0) continue;
+            const S ri = agents.radius_of(i);
+            finder.nearest(i, near, ri + widest + ri);
+            const S mine = claim(held, i);
+            std::size_t kept = 0;
+            for (const neighbor<S, 2>& nb : near.result()) {
+                const std::size_t j = nb.index;
+                const S d = std::sqrt(nb.distance_squared);
+                if (!(d > S(0)) || d > ri + agents.radius_of(j) + ri) continue;
+                S jx = S(0), jy = S(0), js = S(0);
+                const bool other_held = held_up(j, jx, jy, js);
+                if (!(js > S(0))) continue;
+                const S in_front = (nb.offset[0] * ux + nb.offset[1] * uy) / d;
+                if (!(in_front > S(0.5))) continue;
+                const S along = jx * ux + jy * uy;
+                if (along > S(0)) {
+                    if (kept < slots) ws.ahead[i * slots + kept++] = static_cast<std::uint32_t>(j);
+                } else if (held && along < S(-0.5)) {
+                    const S theirs = claim(other_held, j);
+                    if (theirs > mine || (theirs == mine && j < i)) ws.giving_way[i] = 1;
+                }
+            }
+        }
+    });
+    // Those close behind an agent giving way give way too, eight agents deep.
+    ws.giving_way_next.resize(n);
+    for (int depth = 0; depth < 8; ++depth) {
+        for (std::size_t i = 0; i < n; ++i) {
+            unsigned char g = ws.giving_way[i];
+            for (std::size_t s = 0; s < slots && g == 0; ++s) {
+                const std::uint32_t j = ws.ahead[i * slots + s];
+                if (j != 0xFFFFFFFFu && ws.giving_way[j] != 0) g = 1;
+            }
+            ws.giving_way_next[i] = g;
+        }
+        ws.giving_way.swap(ws.giving_way_next);
+    }
+}
+
 template <class V, class Finder, class Executor>
 void crowd_step(const crowd_agents<V>& agents, const crowd_obstacles<V>* obstacles,
                 const crowd_config<scalar_t<V>>& cfg, Finder& finder, crowd_workspace<V>& ws, Executor&& executor) {
@@ -86,6 +164,16 @@ void crowd_step(const crowd_agents<V>& agents, const crowd_obstacles<V>* obstacl
     finder.build(pos);
     const S inv_dt = S(1) / cfg.dt;
     const S turn_cos = std::cos(cfg.pass_right), turn_sin = std::sin(cfg.pass_right);
+    const bool give_way = cfg.patience > S(0) && k > 0;
+    span<S> waiting = agents.waiting;
+    if (give_way) {
+        if (waiting.size() < n) {
+            if (ws.waiting.size() != n) ws.waiting.assign(n, S(0));
+            waiting = span<S>(ws.waiting);
+        }
+        decide_giving_way(agents, span<const S>(waiting.data(), n), cfg, finder, ws, tasks, executor);
+    }
+    ws.last_giving_way = 0;
     executor(tasks, [&](std::size_t t) {  // every agent chooses, in the old state
         const index_range range = task_range(n, t, tasks);
         typename crowd_workspace<V>::task_buffers& b = ws.tasks[t];
@@ -123,7 +211,8 @@ void crowd_step(const crowd_agents<V>& agents, const crowd_obstacles<V>* obstacl
                     if (!boids::is_finite(vj) || !boids::is_finite(pos[j])) continue;
                     const S combined = ri + agents.radius_of(j);
                     if (!(combined > S(0))) continue;  // points do not collide
-                    const S share = agents.share(i, j);
+                    S share = agents.share(i, j);
+                    if (give_way && ws.giving_way[i] != ws.giving_way[j]) share = ws.giving_way[i] ? S(1) : S(0);
                     most_share = std::max(most_share, share);
                     b.lines[m++] =
                         orca_half_plane(nb.offset[0], nb.offset[1], vx, vy, boids::get(vj, 0), boids::get(vj, 1),
@@ -133,7 +222,9 @@ void crowd_step(const crowd_agents<V>& agents, const crowd_obstacles<V>* obstacl
             const span<const half_plane<S>> all(b.lines.data(), m);
             velocity2<S> v{};
             velocity2<S> aim{boids::get(pref, 0), boids::get(pref, 1)};
-            if (m > hard && cfg.pass_right > S(0) && most_share > S(0)) {
+            if (give_way && ws.giving_way[i]) {  // back, and to the right
+                aim = {S(0.5) * (aim.y - aim.x), S(-0.5) * (aim.x + aim.y)};
+            } else if (m > hard && cfg.pass_right > S(0) && most_share > S(0)) {
                 // The bias is for those who give way: full from an even share on, none
                 // for an agent that gives way to nobody.
                 const S f = std::min(S(1), S(2) * most_share);
@@ -148,6 +239,12 @@ void crowd_step(const crowd_agents<V>& agents, const crowd_obstacles<V>* obstacl
             ws.new_velocity[i] = boids::clamp_magnitude(chosen, speed);  // rounding can leave it a hair beyond
         }
     });
+    if (give_way) {
+        for (std::size_t i = 0; i < n; ++i) {
+            waiting[i] = ws.new_waiting[i];
+            ws.last_giving_way += ws.giving_way[i];
+        }
+    }
     crowd_finish(
         agents, cfg, ws, obstacles != nullptr,
         [&](std::size_t i) {
