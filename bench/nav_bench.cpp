@@ -102,8 +102,8 @@ void bm_lookup(benchmark::State& state, bool sight) {
         }
         benchmark::DoNotOptimize(sum);
     }
-    state.counters["ns_per_agent"] = benchmark::Counter(
-        1000.0 * 1e-9, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+    state.counters["ns_per_agent"] =
+        benchmark::Counter(1000.0 * 1e-9, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 
 void bm_path(benchmark::State& state) {
@@ -159,27 +159,34 @@ void bm_crowd(benchmark::State& state, int how) {
         }
         benchmark::DoNotOptimize(position.data());
     }
-    state.counters["ms_per_step"] = benchmark::Counter(
-        50.0 * 1e-3, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+    state.counters["ms_per_step"] =
+        benchmark::Counter(50.0 * 1e-3, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 
 const bool registered = [] {
     benchmark::RegisterBenchmark("nav/field/500/grid", bm_grid)->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark("nav/field/500/build", [](benchmark::State& s) { bm_build(s, false); })
-        ->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark("nav/field/500/congestion", [](benchmark::State& s) { bm_build(s, true); })
-        ->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark("nav/field/500/direction", [](benchmark::State& s) { bm_lookup(s, false); })
-        ->Unit(benchmark::kMicrosecond);
-    benchmark::RegisterBenchmark("nav/field/500/sight", [](benchmark::State& s) { bm_lookup(s, true); })
-        ->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark("nav/field/500/build", [](benchmark::State& s) {
+        bm_build(s, false);
+    })->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark("nav/field/500/congestion", [](benchmark::State& s) {
+        bm_build(s, true);
+    })->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark("nav/field/500/direction", [](benchmark::State& s) {
+        bm_lookup(s, false);
+    })->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark("nav/field/500/sight", [](benchmark::State& s) {
+        bm_lookup(s, true);
+    })->Unit(benchmark::kMicrosecond);
     benchmark::RegisterBenchmark("nav/field/500/path", bm_path)->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark("crowd/nav/1000/straight", [](benchmark::State& s) { bm_crowd(s, 0); })
-        ->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark("crowd/nav/1000/field", [](benchmark::State& s) { bm_crowd(s, 1); })
-        ->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark("crowd/nav/1000/field_sight", [](benchmark::State& s) { bm_crowd(s, 2); })
-        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark("crowd/nav/1000/straight", [](benchmark::State& s) {
+        bm_crowd(s, 0);
+    })->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark("crowd/nav/1000/field", [](benchmark::State& s) {
+        bm_crowd(s, 1);
+    })->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark("crowd/nav/1000/field_sight", [](benchmark::State& s) {
+        bm_crowd(s, 2);
+    })->Unit(benchmark::kMillisecond);
     return true;
 }();
 

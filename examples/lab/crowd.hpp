@@ -236,10 +236,10 @@ private:
         config.time_horizon = 5;
         config.time_horizon_obstacle = 5;
         const double door_half_width = 2 * radius;
-        const std::size_t half = std::max<std::size_t>(n / 2, 1);
+        const std::size_t half = std::max<std::size_t>((n + 1) / 2, 1);
         const std::size_t across = std::min(half, squarish(half));
-        add_group(half, across, 10.0, vec2{1, 0}, 0);   // from the left, going right
-        add_group(half, across, 10.0, vec2{-1, 0}, 1);  // from the right, going left
+        add_group(half, across, 10.0, vec2{1, 0}, 0);                     // from the left, going right
+        if (n > half) add_group(n - half, across, 10.0, vec2{-1, 0}, 1);  // from the right, going left
         const double rows = std::ceil(static_cast<double>(half) / static_cast<double>(across));
         const double w = 10.0 + 5.0 * (rows - 1) + 10.0, h = std::max(30.0, 2.5 * static_cast<double>(across) + 10.0);
         const vec2 room[4] = {{-w, -h}, {w, -h}, {w, h}, {-w, h}};
@@ -252,15 +252,17 @@ private:
     void make_crossing(std::size_t n) {
         config.time_horizon = 5;
         config.time_horizon_obstacle = 5;
-        const std::size_t quarter = std::max<std::size_t>(n / 4, 1);
+        const std::size_t quarter = std::max<std::size_t>((n + 3) / 4, 1);  // the last groups may have one less
         const std::size_t across = std::min<std::size_t>(quarter, 6);
         const double rows = std::ceil(static_cast<double>(quarter) / static_cast<double>(across));
         const double half_width = 2.5 * static_cast<double>(across) + 5.0;
         const double near = half_width + 10.0, arm = near + 5.0 * (rows - 1) + 10.0;
-        add_group(quarter, across, near, vec2{1, 0}, 0);
-        add_group(quarter, across, near, vec2{-1, 0}, 1);
-        add_group(quarter, across, near, vec2{0, 1}, 2);
-        add_group(quarter, across, near, vec2{0, -1}, 3);
+        const vec2 ways[4] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+        for (std::size_t g = 0, left = std::max<std::size_t>(n, 1); g < 4 && left > 0; ++g) {
+            const std::size_t count = std::min(left, (left + (3 - g)) / (4 - g));
+            add_group(count, across, near, ways[g], g);
+            left -= count;
+        }
         const double a = arm, w = half_width;
         const vec2 plus[12] = {{w, -a}, {w, -w}, {a, -w}, {a, w},   {w, w},   {w, a},
                                {-w, a}, {-w, w}, {-a, w}, {-a, -w}, {-w, -w}, {-w, -a}};
@@ -271,13 +273,14 @@ private:
     void make_pillars(std::size_t n, bool swap) {
         config.time_horizon = 5;
         config.time_horizon_obstacle = 5;
-        const std::size_t count = swap ? std::max<std::size_t>(n / 2, 1) : n;
+        n = std::max<std::size_t>(n, 1);
+        const std::size_t count = swap ? (n + 1) / 2 : n;
         const std::size_t across = std::min(count, squarish(count));
         const double rows = std::ceil(static_cast<double>(count) / static_cast<double>(across));
         const double h = 2.5 * static_cast<double>(across) + 10.0;
         const double pillar = 0.2 * h, near = pillar + 15.0;
         add_group(count, across, near, vec2{1, 0}, 0);
-        if (swap) add_group(count, across, near, vec2{-1, 0}, 1);
+        if (swap && n > count) add_group(n - count, across, near, vec2{-1, 0}, 1);
         const double w = near + 5.0 * (rows - 1) + 10.0;
         const vec2 room[4] = {{-w, -h}, {w, -h}, {w, h}, {-w, h}};
         obstacles.add_boundary(boids::span<const vec2>(room, 4));
