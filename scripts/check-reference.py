@@ -57,6 +57,8 @@ STRUCTS = {
     "keep_slot": "behaviors/formation.hpp",
     "crowd_config": "crowd/agents.hpp",
     "crowd_agents": "crowd/agents.hpp",
+    "nav_area": "crowd/nav_grid.hpp",
+    "nav_congestion": "crowd/nav_field.hpp",
     "params": "models/starling_params.hpp",
     "copy_rule": "models/starling_terms.hpp",
     "banking_flight": "flight.hpp",

@@ -131,7 +131,9 @@ struct crowd_workspace {
     std::size_t last_giving_way = 0;      // agents that gave way in the last step (crowd_config::patience)
     std::vector<S> waiting, new_waiting;  // patience: the waits, when the agents hold none
     std::vector<unsigned char> giving_way, giving_way_next;
-    std::vector<std::uint32_t> ahead;  // per agent, up to ahead_slots close ahead going its way
+    std::vector<std::uint32_t> ahead;                // per agent, up to ahead_slots close ahead going its way
+    std::vector<neighbor<S, dimension_v<V>>> found;  // patience: each agent's neighbours, max_neighbors apart
+    std::vector<std::uint32_t> found_count;
     static constexpr std::size_t ahead_slots = 4;
 
     void prepare(std::size_t n, std::size_t task_count, std::size_t k) {

@@ -85,8 +85,6 @@ void decide_giving_way(const crowd_agents<V>& agents, span<const scalar_t<V>> wa
     ws.new_waiting.resize(n);
     ws.giving_way.assign(n, 0);
     ws.ahead.assign(n * slots, std::uint32_t(0xFFFFFFFFu));
-    S widest = S(0);
-    for (std::size_t i = 0; i < n; ++i) widest = std::max(widest, agents.radius_of(i));
     // Whether j was held up, and its claim to go first.
     auto held_up = [&](std::size_t j, S& unit_x, S& unit_y, S& speed) {
         const V p = agents.preferred_velocity[j], v = agents.velocity[j];
@@ -100,7 +98,9 @@ void decide_giving_way(const crowd_agents<V>& agents, span<const scalar_t<V>> wa
         return boids::get(v, 0) * unit_x + boids::get(v, 1) * unit_y < S(0.3) * speed;
     };
     auto claim = [&](bool held, std::size_t j) { return held ? waiting[j] + cfg.dt : cfg.patience; };
-    const std::size_t k = std::min<std::size_t>(cfg.max_neighbors, 8);
+    const std::size_t k = cfg.max_neighbors;
+    ws.found.resize(n * k);
+    ws.found_count.resize(n);
     executor(tasks, [&](std::size_t t) {
         const index_range range = task_range(n, t, tasks);
         typename crowd_workspace<V>::task_buffers& b = ws.tasks[t];
@@ -110,12 +110,18 @@ void decide_giving_way(const crowd_agents<V>& agents, span<const scalar_t<V>> wa
             const bool held = held_up(i, ux, uy, speed);
             const S w = waiting[i];
             ws.new_waiting[i] = held && std::isfinite(w) ? w + cfg.dt : S(0);
-            if (!(speed > S(0)) || k == 0) continue;
+            ws.found_count[i] = 0;
+            if (!boids::is_finite(pos[i])) continue;  // the second pass skips it too
+            // The step's own query, kept for its second pass.
+            finder.nearest(i, near, cfg.neighbor_distance);
+            const auto found = near.result();
+            std::copy(found.begin(), found.end(), ws.found.begin() + static_cast<std::ptrdiff_t>(i * k));
+            ws.found_count[i] = static_cast<std::uint32_t>(found.size());
+            if (!(speed > S(0))) continue;
             const S ri = agents.radius_of(i);
-            finder.nearest(i, near, ri + widest + ri);
             const S mine = claim(held, i);
             std::size_t kept = 0;
-            for (const neighbor<S, 2>& nb : near.result()) {
+            for (const neighbor<S, 2>& nb : found) {
                 const std::size_t j = nb.index;
                 const S d = std::sqrt(nb.distance_squared);
                 if (!(d > S(0)) || d > ri + agents.radius_of(j) + ri) continue;
@@ -203,9 +209,15 @@ void crowd_step(const crowd_agents<V>& agents, const crowd_obstacles<V>* obstacl
             std::size_t m = hard;
             S most_share = S(0);  // the largest share of giving way this agent takes
             if (k > 0) {
-                finder.nearest(i, near, cfg.neighbor_distance);
+                span<const neighbor<S, 2>> found;
+                if (give_way) {
+                    found = span<const neighbor<S, 2>>(ws.found.data() + i * k, ws.found_count[i]);
+                } else {
+                    finder.nearest(i, near, cfg.neighbor_distance);
+                    found = near.result();
+                }
                 const S inv_horizon = S(1) / agents.time_horizon_of(i, cfg.time_horizon);
-                for (const neighbor<S, 2>& nb : near.result()) {
+                for (const neighbor<S, 2>& nb : found) {
                     const std::size_t j = nb.index;
                     const V vj = agents.velocity[j];
                     if (!boids::is_finite(vj) || !boids::is_finite(pos[j])) continue;
