@@ -130,8 +130,8 @@ void disc(batch& tris, const view& v, const Scene& c, double x, double y, double
 }
 
 void crowd_panel(demo::crowd_scene& s) {
-    const char* names[] = {"circle (RVO2)", "blocks (RVO2)", "doorway"};
-    bool changed = ImGui::Combo("scene", &s.scenario, names, 3);
+    const char* names[] = {"circle (RVO2)", "blocks (RVO2)", "doorway", "crossing", "pillars"};
+    bool changed = ImGui::Combo("scene", &s.scenario, names, 5);
     changed |= ImGui::SliderInt("agents (0: the scene's)", &s.count, 0, 2000);
     if (changed || ImGui::Button("reset (R)")) s.reset();
     auto& c = s.scene->config;
@@ -146,7 +146,7 @@ void crowd_panel(demo::crowd_scene& s) {
     ImGui::Text("last step %.3f ms", s.step_ms);
     ImGui::TextWrapped(
         "Click to send the crowd there, each agent keeping its place in it. Discs: agents (green "
-        "once home); grey: obstacles.");
+        "once home); grey: obstacles; faint strokes: the first group's navigation field.");
 }
 
 void formation_panel(demo::formation_scene& s) {
@@ -522,6 +522,21 @@ int main(int argc, char** argv) {
                 lines.vertex(v.x(float(n.x - crowd.min_x)), v.y(float(n.y - crowd.min_y)), 0.6f, 0.6f, 0.6f);
             }
             const auto& sc = *crowd.scene;
+            if (const auto* nav = sc.navigation_of(); nav != nullptr && !nav->fields.empty()) {
+                // The first group's field, faintly: a stroke every few cells, pointing on.
+                const auto& grid = nav->grid;
+                const std::size_t every = std::max<std::size_t>(1, grid.columns() / 60);
+                const double stroke = 0.4 * static_cast<double>(every) * grid.cell();
+                for (std::size_t r = every / 2; r < grid.rows(); r += every)
+                    for (std::size_t c = every / 2; c < grid.columns(); c += every) {
+                        const std::size_t cell = r * grid.columns() + c;
+                        if (!grid.walkable(cell)) continue;
+                        const lab::vec2 p = grid.centre(cell), d = nav->fields[0].direction(p);
+                        lines.vertex(v.x(float(p.x - crowd.min_x)), v.y(float(p.y - crowd.min_y)), 0.3f, 0.3f, 0.38f);
+                        lines.vertex(v.x(float(p.x + stroke * d.x - crowd.min_x)),
+                                     v.y(float(p.y + stroke * d.y - crowd.min_y)), 0.3f, 0.3f, 0.38f);
+                    }
+            }
             for (std::size_t i = 0; i < sc.position.size(); ++i) {
                 const bool home = boids::length(boids::sub(sc.goal[i], sc.position[i])) <= sc.arrive;
                 disc(tris, v, crowd, sc.position[i].x, sc.position[i].y, sc.radius, home ? 0.3f : 0.55f,

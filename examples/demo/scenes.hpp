@@ -199,11 +199,12 @@ struct starling_scene {
     }
 };
 
-// Crowds: boids-lab's three scenes (RVO2's circle and blocks, the doorway), stepped
-// once a frame; a click sends every agent toward the clicked point, each keeping its
-// place in the crowd.
+// Crowds: boids-lab's scenes (RVO2's circle and blocks, the doorway, the crossing, the
+// pillars), stepped once a frame; a click sends every agent toward the clicked point,
+// each keeping its place in the crowd, along the navigation field planned anew.
 struct crowd_scene {
-    int scenario = 2;  // circle, blocks, doorway
+    static constexpr const char* names[] = {"circle", "blocks", "doorway", "crossing", "pillars"};
+    int scenario = 2;  // an index into names
     int count = 0;     // 0: the scene's own
     std::unique_ptr<lab::crowd_scene> scene;
     boids::uniform_grid<lab::vec2> grid{boids::world_for<lab::vec2>{}, 15.0};
@@ -216,10 +217,9 @@ struct crowd_scene {
     float pass_right = 0.1f, horizon = 10.f;  // the panel's sliders, copied into the config
 
     void reset() {
-        static const char* names[] = {"circle", "blocks", "doorway"};
-        const std::size_t n =
-            count > 0 ? static_cast<std::size_t>(count) : (scenario == 0 ? 250u : (scenario == 1 ? 100u : 20u));
-        scene = std::make_unique<lab::crowd_scene>(names[std::clamp(scenario, 0, 2)], n, 0);
+        const char* name = names[std::clamp(scenario, 0, 4)];
+        const std::size_t n = count > 0 ? static_cast<std::size_t>(count) : lab::crowd_default_agents(name);
+        scene = std::make_unique<lab::crowd_scene>(name, n, 0);
         pass_right = float(scene->config.pass_right);
         horizon = float(scene->config.time_horizon);
         gauge.set_cell_size(2 * scene->radius);
@@ -260,6 +260,7 @@ struct crowd_scene {
         c = boids::scale(c, 1.0 / static_cast<double>(scene->position.size()));
         for (std::size_t i = 0; i < scene->position.size(); ++i)
             scene->goal[i] = boids::add(at, boids::sub(scene->position[i], c));
+        scene->goals_changed();
         arrived = scene->aim();
     }
 };

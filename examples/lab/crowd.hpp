@@ -138,6 +138,8 @@ struct crowd_scene {
             : obstacles(o), grid(obstacles, area) {}
     };
     [[nodiscard]] const navigation* navigation_of() const noexcept { return navigation_.get(); }
+    // After goals change: the next aim() plans the navigation again.
+    void goals_changed() { navigation_.reset(); }
 
 private:
     std::shared_ptr<navigation> navigation_;
