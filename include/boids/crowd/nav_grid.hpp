@@ -68,7 +68,8 @@ public:
 
     // Takes in the outlines added to the obstacles since the grid was built or last
     // updated; the cost is that of the cells near the new edges and inside the new
-    // outlines (a boundary: every cell outside it). Returns whether any cell changed.
+    // outlines (a boundary: every cell outside it), and, when any changed, one pass
+    // over the grid for the open ground around each cell. Returns whether any changed.
     bool update() {
         if (flags_.empty()) return false;
         const auto& outlines = obstacles_->outlines();
@@ -77,6 +78,7 @@ public:
             changed |= mark_inside(outlines[outlines_seen_]);
             changed |= mark_near(outlines[outlines_seen_]);
         }
+        if (changed || open_.size() != flags_.size()) measure_open();
         return changed;
     }
 
@@ -109,20 +111,79 @@ public:
     // still sees its way out), though never a cell inside an obstacle.
     [[nodiscard]] bool clear_line(const V& a, const V& b) const noexcept {
         if (cell_at(a) == none || cell_at(b) == none) return false;
-        // Every cell must be outside; between the first and last walkable ones, walkable.
-        bool clear = true, met_walkable = false, shut_since = false;
-        for_each_cell_on(a, b, [&](std::size_t c) {
-            if (inside(c)) return clear = false;
+        // Every cell must be outside; between the first and last walkable ones,
+        // walkable. Across open ground the walk jumps: every cell within open_[c] - 1
+        // of a cell c is walkable.
+        const S ax = (boids::get(a, 0) - x0_) / h_, ay = (boids::get(a, 1) - y0_) / h_;
+        const S dx = (boids::get(b, 0) - x0_) / h_ - ax, dy = (boids::get(b, 1) - y0_) / h_ - ay;
+        const S inf = std::numeric_limits<S>::infinity();
+        const S tdx = dx != S(0) ? S(1) / std::fabs(dx) : inf, tdy = dy != S(0) ? S(1) / std::fabs(dy) : inf;
+        const S widest = std::max(std::fabs(dx), std::fabs(dy));
+        const std::ptrdiff_t sx = dx > S(0) ? 1 : -1, sy = dy > S(0) ? 1 : -1;
+        const auto cols = static_cast<std::ptrdiff_t>(columns_), rows = static_cast<std::ptrdiff_t>(rows_);
+        const auto ex = static_cast<std::ptrdiff_t>(ax + dx), ey = static_cast<std::ptrdiff_t>(ay + dy);
+        bool met_walkable = false, shut_since = false;
+        auto visit = [&](std::ptrdiff_t x, std::ptrdiff_t y) {  // false: not clear
+            const std::size_t c = static_cast<std::size_t>(y * cols + x);
+            if (inside(c)) return false;
             if (walkable(c)) {
-                if (met_walkable && shut_since) return clear = false;
+                if (met_walkable && shut_since) return false;
                 met_walkable = true;
                 shut_since = false;
             } else {
                 shut_since = true;
             }
             return true;
-        });
-        return clear;
+        };
+        S t = S(0);
+        for (;;) {  // from the point at t: a walk from cell to cell until a jump
+            const S px = ax + t * dx, py = ay + t * dy;
+            // The cell the rest of the walk starts in: after a jump that lands on a
+            // cell's edge, the one on the walk's side of it.
+            auto cell_of = [&](S q, S d) {
+                return static_cast<std::ptrdiff_t>(t > S(0) && d < S(0) ? std::ceil(q) - S(1) : std::floor(q));
+            };
+            auto cx = std::clamp(cell_of(px, dx), std::ptrdiff_t(0), cols - 1);
+            auto cy = std::clamp(cell_of(py, dy), std::ptrdiff_t(0), rows - 1);
+            S tx = dx != S(0) ? t + (dx > S(0) ? (static_cast<S>(cx + 1) - px) : (px - static_cast<S>(cx))) * tdx : inf;
+            S ty = dy != S(0) ? t + (dy > S(0) ? (static_cast<S>(cy + 1) - py) : (py - static_cast<S>(cy))) * tdy : inf;
+            std::size_t left = static_cast<std::size_t>(std::abs(ex - cx) + std::abs(ey - cy)) + 1;
+            bool jumped = false;
+            while (!jumped) {
+                if (!visit(cx, cy)) return false;
+                if ((cx == ex && cy == ey) || left-- == 0) return true;
+                const std::uint16_t open = open_[static_cast<std::size_t>(cy * cols + cx)];
+                if (open >= 3 && met_walkable && !shut_since) {
+                    // Every cell within open - 1 of this one is walkable: skip them.
+                    const S next = t + static_cast<S>(open - 2) / widest;
+                    if (next >= S(1)) return true;
+                    if (next > std::min(tx, ty)) {
+                        t = next;
+                        jumped = true;
+                        continue;
+                    }
+                }
+                if (tx == ty) {  // through a corner: the two cells beside it are touched too
+                    if (cx + sx >= 0 && cx + sx < cols && !visit(cx + sx, cy)) return false;
+                    if (cy + sy >= 0 && cy + sy < rows && !visit(cx, cy + sy)) return false;
+                    cx += sx;
+                    cy += sy;
+                    t = tx;
+                    tx += tdx;
+                    ty += tdy;
+                    if (left > 0) --left;
+                } else if (tx < ty) {
+                    cx += sx;
+                    t = tx;
+                    tx += tdx;
+                } else {
+                    cy += sy;
+                    t = ty;
+                    ty += tdy;
+                }
+                if (cx < 0 || cy < 0 || cx >= cols || cy >= rows) return true;
+            }
+        }
     }
 
     // Calls f(cell) for every cell the segment from a to b touches, in order from a,
@@ -282,6 +343,35 @@ private:
         }
         return changed;
     }
+    // open_[c]: 0 for a cell that is not walkable, else 1 + the chessboard distance
+    // to the nearest cell that is not (or to the grid's edge), at most 65535: two
+    // passes of a chamfer distance.
+    void measure_open() {
+        open_.assign(flags_.size(), 0);
+        const std::size_t cols = columns_;
+        auto at = [&](std::size_t x, std::size_t y) -> std::uint16_t& { return open_[y * cols + x]; };
+        for (std::size_t y = 0; y < rows_; ++y)
+            for (std::size_t x = 0; x < cols; ++x) {
+                if (flags_[y * cols + x] != 0) continue;
+                unsigned m = 1;  // beside the grid's edge
+                if (x > 0 && y > 0 && x + 1 < cols) {
+                    m = std::min({at(x - 1, y), at(x - 1, y - 1), at(x, y - 1), at(x + 1, y - 1)}) + 1u;
+                }
+                at(x, y) = static_cast<std::uint16_t>(std::min(m, 65535u));
+            }
+        for (std::size_t y = rows_; y-- > 0;)
+            for (std::size_t x = cols; x-- > 0;) {
+                std::uint16_t& o = at(x, y);
+                if (o == 0) continue;
+                if (x + 1 >= cols || y + 1 >= rows_ || x == 0) {
+                    o = 1;
+                    continue;
+                }
+                const unsigned m = std::min({at(x + 1, y), at(x + 1, y + 1), at(x, y + 1), at(x - 1, y + 1)}) + 1u;
+                if (m < o) o = static_cast<std::uint16_t>(m);
+            }
+    }
+
     // The first row whose centre lies at or after y (clamped to [0, rows]).
     [[nodiscard]] std::size_t row_at_or_after(S y) const noexcept {
         const S a = std::ceil((y - y0_) / h_ - S(0.5));
@@ -294,6 +384,7 @@ private:
     S x0_ = S(0), y0_ = S(0), h_ = S(1);
     std::size_t columns_ = 0, rows_ = 0, outlines_seen_ = 0;
     std::vector<std::uint8_t> flags_;
+    std::vector<std::uint16_t> open_;
 };
 
 }  // namespace boids
