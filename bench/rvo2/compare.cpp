@@ -102,7 +102,7 @@ int main(int argc, char** argv) {
             });
     }
     std::printf(
-        "{\"agents\": %zu, \"steps\": %zu, \"seconds\": %g, \"closest\": %g, \"overlaps\": %zu, "
+        "{\"agents\": %zu, \"steps\": %zu, \"seconds\": %g, \"closest\": %s, \"overlaps\": %zu, "
         "\"ms_per_step\": %.4g, \"arrived\": %zu}\n",
         count, steps, 0.25 * static_cast<double>(steps),
         std::isfinite(closest) ? std::to_string(closest).c_str() : "null", overlaps,

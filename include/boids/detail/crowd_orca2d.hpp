@@ -103,8 +103,6 @@ void decide_giving_way(const crowd_agents<V>& agents, span<const scalar_t<V>> wa
     ws.found_count.resize(n);
     executor(tasks, [&](std::size_t t) {
         const index_range range = task_range(n, t, tasks);
-        typename crowd_workspace<V>::task_buffers& b = ws.tasks[t];
-        k_nearest<S, 2> near(span<neighbor<S, 2>>(b.neighbors.data(), k), k);
         for (std::size_t i = range.begin; i < range.end; ++i) {
             S ux = S(0), uy = S(0), speed = S(0);
             const bool held = held_up(i, ux, uy, speed);
@@ -112,10 +110,10 @@ void decide_giving_way(const crowd_agents<V>& agents, span<const scalar_t<V>> wa
             ws.new_waiting[i] = held && std::isfinite(w) ? w + cfg.dt : S(0);
             ws.found_count[i] = 0;
             if (!boids::is_finite(pos[i])) continue;  // the second pass skips it too
-            // The step's own query, kept for its second pass.
+            // The step's own query, kept in place for its second pass.
+            k_nearest<S, 2> near(span<neighbor<S, 2>>(ws.found.data() + i * k, k), k);
             finder.nearest(i, near, cfg.neighbor_distance);
             const auto found = near.result();
-            std::copy(found.begin(), found.end(), ws.found.begin() + static_cast<std::ptrdiff_t>(i * k));
             ws.found_count[i] = static_cast<std::uint32_t>(found.size());
             if (!(speed > S(0))) continue;
             const S ri = agents.radius_of(i);
@@ -123,8 +121,9 @@ void decide_giving_way(const crowd_agents<V>& agents, span<const scalar_t<V>> wa
             std::size_t kept = 0;
             for (const neighbor<S, 2>& nb : found) {
                 const std::size_t j = nb.index;
+                const S reach = ri + agents.radius_of(j) + ri;
+                if (!(nb.distance_squared > S(0)) || nb.distance_squared > reach * reach) continue;
                 const S d = std::sqrt(nb.distance_squared);
-                if (!(d > S(0)) || d > ri + agents.radius_of(j) + ri) continue;
                 S jx = S(0), jy = S(0), js = S(0);
                 const bool other_held = held_up(j, jx, jy, js);
                 if (!(js > S(0))) continue;
@@ -140,18 +139,23 @@ void decide_giving_way(const crowd_agents<V>& agents, span<const scalar_t<V>> wa
             }
         }
     });
-    // Those close behind an agent giving way give way too, eight agents deep.
+    // Those close behind an agent giving way give way too, eight agents deep (a pass
+    // that adds nobody ends it; none giving way, none to follow).
+    if (std::find(ws.giving_way.begin(), ws.giving_way.end(), 1) == ws.giving_way.end()) return;
     ws.giving_way_next.resize(n);
     for (int depth = 0; depth < 8; ++depth) {
+        bool added = false;
         for (std::size_t i = 0; i < n; ++i) {
             unsigned char g = ws.giving_way[i];
             for (std::size_t s = 0; s < slots && g == 0; ++s) {
                 const std::uint32_t j = ws.ahead[i * slots + s];
                 if (j != 0xFFFFFFFFu && ws.giving_way[j] != 0) g = 1;
             }
+            added |= g != ws.giving_way[i];
             ws.giving_way_next[i] = g;
         }
         ws.giving_way.swap(ws.giving_way_next);
+        if (!added) break;
     }
 }
 
