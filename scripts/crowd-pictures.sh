@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Makes docs/images/crowd-*.svg: boids-lab crowd traces of the three scenes, drawn by
+# Makes docs/images/crowd-*.svg: boids-lab crowd traces of four scenes, drawn by
 # scripts/plot-crowd.py (needs python3). Run after building (scripts/run-tests.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,4 +17,8 @@ python3 scripts/plot-crowd.py "$tmp/blocks.csv" docs/images/crowd-blocks.svg --r
 python3 scripts/plot-crowd.py "$tmp/doorway.csv" docs/images/crowd-doorway.svg --radius=1.5 --every=4 \
   --title="doorway: two groups of 10 swap sides through a gap two agents wide" \
   --polygons="-0.5,3 0.5,3 0.5,30 -0.5,30;-0.5,-30 0.5,-30 0.5,-3 -0.5,-3"
+"$lab" crowd --scenario=pillars --swap --agents=100 --trace="$tmp/pillars.csv" >/dev/null
+python3 scripts/plot-crowd.py "$tmp/pillars.csv" docs/images/crowd-pillars.svg --radius=1.5 --every=8 \
+  --title="pillars: two groups of 50 swap sides round two pillars, on navigation fields" \
+  --polygons="-3,12 3,12 3,18 -3,18;-3,-18 3,-18 3,-12 -3,-12;-61,-30 61,-30 61,30 -61,30"
 ls docs/images/crowd-*.svg
