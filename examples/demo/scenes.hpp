@@ -224,14 +224,7 @@ struct crowd_scene {
         horizon = float(scene->config.time_horizon);
         gauge.set_cell_size(2 * scene->radius);
         double x0 = 0, y0 = 0, x1 = 0, y1 = 0;
-        auto take = [&](double x, double y) {
-            x0 = std::min(x0, x);
-            y0 = std::min(y0, y);
-            x1 = std::max(x1, x);
-            y1 = std::max(y1, y);
-        };
-        for (const auto& p : scene->position) take(p.x, p.y);
-        for (const auto& e : scene->obstacles.edges()) take(e.x, e.y);
+        scene->bounds(x0, y0, x1, y1);
         const double margin = 4 * scene->radius;
         min_x = x0 - margin;
         min_y = y0 - margin;

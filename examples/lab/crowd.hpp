@@ -140,15 +140,9 @@ struct crowd_scene {
     [[nodiscard]] const navigation* navigation_of() const noexcept { return navigation_.get(); }
     // After goals change: the next aim() plans the navigation again.
     void goals_changed() { navigation_.reset(); }
-
-private:
-    std::shared_ptr<navigation> navigation_;
-    std::size_t aims_ = 0;
-
-    // A grid over the obstacles and every start and goal, in cells of nav_cell agent
-    // radii, and one field per group to the goals of its agents.
-    void plan() {
-        double x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+    // The box around the origin and every agent, goal and obstacle vertex.
+    void bounds(double& x0, double& y0, double& x1, double& y1) const {
+        x0 = y0 = x1 = y1 = 0;
         auto take = [&](double x, double y) {
             x0 = std::min(x0, x);
             y0 = std::min(y0, y);
@@ -158,6 +152,17 @@ private:
         for (const auto& p : position) take(p.x, p.y);
         for (const auto& p : goal) take(p.x, p.y);
         for (const auto& e : obstacles.edges()) take(e.x, e.y);
+    }
+
+private:
+    std::shared_ptr<navigation> navigation_;
+    std::size_t aims_ = 0;
+
+    // A grid over the obstacles and every start and goal, in cells of nav_cell agent
+    // radii, and one field per group to the goals of its agents.
+    void plan() {
+        double x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+        bounds(x0, y0, x1, y1);
         const double margin = 4 * radius;
         boids::nav_area<vec2> area;
         area.lower = {x0 - margin, y0 - margin};
