@@ -73,6 +73,9 @@ struct formation_scene {
         config.max_neighbors = 10;
         config.time_horizon = 2;
         config.time_horizon_obstacle = 2;
+        // One squad reforming through a gap: members whose slots cross meet head-on,
+        // and giving way (meant for opposing streams) can stall the squad there.
+        config.patience = 0;
         // Members on a jittered grid 2 m apart behind and around the start.
         boids::random_stream rng(boids::hash_combine(o.seed, 0xF0F0u));
         const std::size_t side = static_cast<std::size_t>(std::ceil(std::sqrt(static_cast<double>(n))));
