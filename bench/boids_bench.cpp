@@ -351,7 +351,7 @@ void bm_step(benchmark::State& state, finder_kind kind, bool lesson, double view
         double(n) * 1e-9, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 
-// The metric step's kernel alone (detail/flock_kernel.hpp): one boid's sums over a
+// The metric step's kernel alone (flock/detail/kernel.hpp): one boid's sums over a
 // block of `size` candidates uniform in the cube of side 3 radii around it, as a
 // cell's block of the standard scene holds (43 in 2D, 97 in 3D); hot in the cache.
 // What the kernel costs without the step around it: ns per call and per pack of eight.

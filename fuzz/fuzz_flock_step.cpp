@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <limits>
 #include <vector>
-#include <boids/flock.hpp>
+#include <boids/flock/step.hpp>
 #include <boids/neighbors/all_pairs.hpp>
 #include <boids/neighbors/uniform_grid.hpp>
 #include "fuzz_input.hpp"

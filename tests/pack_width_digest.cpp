@@ -4,7 +4,7 @@
 // with -mavx, run where the CPU has AVX); the test
 // flock.same-bits-any-pack-width (compare_outputs.cmake) requires every build to
 // print the same lines, which holds because the kernel sums in eight logical lanes
-// whatever the width of its packs (flock_kernel.hpp).
+// whatever the width of its packs (flock/detail/kernel.hpp).
 #include <boids/boids.hpp>
 #include <cmath>
 #include <cstdint>

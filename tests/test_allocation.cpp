@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <new>
 #include <vector>
-#include <boids/flock.hpp>
+#include <boids/flock/step.hpp>
 #include <boids/models/lesson.hpp>
 #include <boids/neighbors/all_pairs.hpp>
 #include <boids/neighbors/auto_finder.hpp>
@@ -78,7 +78,7 @@ TEST_CASE("a steady-state step on a thread_pool allocates nothing, the grid buil
 }
 
 TEST_CASE("a steady-state topological step whose boids finish in batches allocates nothing", "[flock][allocation]") {
-    // Linear rules: the grid's topological step finishes boids pack-wide (flock_finish.hpp).
+    // Linear rules: the grid's topological step finishes boids pack-wide (flock/detail/finish.hpp).
     const auto cfg = test::batched_topological_config<lab::vec2>(40);
     REQUIRE(boids::detail::batch_finish_supported(cfg));
     std::vector<lab::vec2> p, v;

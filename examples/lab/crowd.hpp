@@ -18,7 +18,7 @@
 #include <vector>
 #include <memory>
 #include <boids/crowd/nav_field.hpp>
-#include <boids/crowd/obstacles.hpp>
+#include <boids/crowd/obstacles2d.hpp>
 #include <boids/crowd/orca.hpp>
 #include <boids/neighbors/uniform_grid.hpp>
 #include "cli.hpp"

@@ -4,7 +4,7 @@
 #include <sstream>
 #include <string>
 #include <vector>
-#include <boids/flock.hpp>
+#include <boids/flock/step.hpp>
 #include <boids/gauges.hpp>
 #include <boids/models/lesson.hpp>
 #include <boids/neighbors/all_pairs.hpp>

@@ -15,7 +15,7 @@
 #include <boids/behaviors/formation.hpp>
 #include <boids/behaviors/orientation.hpp>
 #include <boids/blend.hpp>
-#include <boids/crowd/obstacles.hpp>
+#include <boids/crowd/obstacles2d.hpp>
 #include <boids/crowd/orca.hpp>
 #include <boids/neighbors/uniform_grid.hpp>
 #include <boids/random.hpp>

@@ -15,14 +15,14 @@
 #include <sstream>
 #include <string>
 #include <vector>
-#include <boids/behaviors/obstacles.hpp>
+#include <boids/behaviors/avoid_obstacles.hpp>
 #include <boids/behaviors/orientation.hpp>
 #include <boids/behaviors/path.hpp>
 #include <boids/behaviors/pursue_evade.hpp>
 #include <boids/behaviors/seek_flee_arrive.hpp>
 #include <boids/behaviors/wander.hpp>
 #include <boids/blend.hpp>
-#include <boids/turning.hpp>
+#include <boids/behaviors/turning.hpp>
 #include <boids/neighbors/world.hpp>
 #include "csv.hpp"
 #include "lab_vector.hpp"

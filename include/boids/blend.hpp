@@ -17,7 +17,7 @@
 #include <tuple>
 #include <type_traits>
 #include <utility>
-#include "summary.hpp"
+#include "flock/summary.hpp"
 #include "vector.hpp"
 
 namespace boids {

@@ -4,7 +4,7 @@
 #include "test_support.hpp"
 #include <cstring>
 #include <vector>
-#include <boids/flock.hpp>
+#include <boids/flock/step.hpp>
 #include <boids/models/lesson.hpp>
 #include <boids/neighbors/cell_order.hpp>
 #include <boids/neighbors/uniform_grid.hpp>

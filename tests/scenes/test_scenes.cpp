@@ -3,7 +3,7 @@
 #include "test_support.hpp"
 #include <algorithm>
 #include <vector>
-#include <boids/flock.hpp>
+#include <boids/flock/step.hpp>
 #include <boids/gauges.hpp>
 #include <boids/models/lesson.hpp>
 #include <boids/neighbors/uniform_grid.hpp>

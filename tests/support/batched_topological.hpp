@@ -1,8 +1,8 @@
-// A flock the grid's topological step finishes in batches (flock_finish.hpp): toroidal,
+// A flock the grid's topological step finishes in batches (flock/detail/finish.hpp): toroidal,
 // k = 7, inverse-square separation, linear alignment and cohesion. Shared by the flock
 // and allocation tests.
 #pragma once
-#include <boids/flock.hpp>
+#include <boids/flock/step.hpp>
 
 namespace test {
 template <class V>

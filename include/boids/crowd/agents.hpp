@@ -12,9 +12,9 @@
 #include "../neighbors/query.hpp"
 #include "../span.hpp"
 #include "../vector.hpp"
-#include "../detail/crowd_contacts.hpp"
-#include "linear_program.hpp"
-#include "linear_program3d.hpp"
+#include "detail/contacts.hpp"
+#include "detail/linear_program2d.hpp"
+#include "detail/linear_program3d.hpp"
 
 namespace boids {
 template <class S>

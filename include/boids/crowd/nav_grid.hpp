@@ -15,7 +15,7 @@
 #include <vector>
 #include "../config.hpp"
 #include "../vector.hpp"
-#include "obstacles.hpp"
+#include "obstacles2d.hpp"
 
 namespace boids {
 

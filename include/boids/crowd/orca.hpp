@@ -1,7 +1,7 @@
 // boids/crowd/orca.hpp - reciprocal collision avoidance for crowds (ORCA, as in
 // RVO2 and, in 3D, RVO2-3D), over the user's arrays and the library's finders,
 // followed by a projection that removes whatever overlap the velocities could not
-// prevent. 2D agents avoid polygons (crowd/obstacles.hpp), 3D agents spheres and
+// prevent. 2D agents avoid polygons (crowd/obstacles2d.hpp), 3D agents spheres and
 // planes (crowd/obstacles3d.hpp).
 //
 // Each step: (1) the finder is built on the positions and every agent finds its
@@ -23,10 +23,10 @@
 #include "../executor.hpp"
 #include "../vector.hpp"
 #include "agents.hpp"
-#include "obstacles.hpp"
+#include "obstacles2d.hpp"
 #include "obstacles3d.hpp"
-#include "../detail/crowd_orca2d.hpp"
-#include "../detail/crowd_orca3d.hpp"
+#include "detail/orca2d.hpp"
+#include "detail/orca3d.hpp"
 
 namespace boids {
 
@@ -43,7 +43,7 @@ void crowd_step(const crowd_agents<V>& agents, const crowd_config<scalar_t<V>>& 
     else detail::crowd_step3(agents, static_cast<const crowd_obstacles3<V>*>(nullptr), cfg, finder, ws, executor);
 }
 
-// The same among static obstacles (crowd/obstacles.hpp): no agent's centre crosses an
+// The same among static obstacles (crowd/obstacles2d.hpp): no agent's centre crosses an
 // edge, and agents keep off them as RVO2's do.
 template <class V, class Finder, class Executor = sequential>
 void crowd_step(const crowd_agents<V>& agents, const crowd_obstacles<V>& obstacles,

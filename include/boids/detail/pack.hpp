@@ -51,7 +51,7 @@ namespace detail {
 // 32 bytes where the compiler may use AVX (-mavx, -march=native, ...), else 16.
 // Every translation unit that includes boids should be built with the same
 // instruction-set flags, as with any header library that uses SIMD (GLM, Eigen).
-// The flock kernel's results do not depend on the width (see flock_kernel.hpp).
+// The flock kernel's results do not depend on the width (see flock/detail/kernel.hpp).
 #  if defined(__AVX__)
 #    define BOIDS_DETAIL_PACK_BYTES 32
 #  else
@@ -85,7 +85,7 @@ struct pack_types {
 #endif
 
 // Where a kernel may also be built for AVX and picked at run time (see
-// flock_kernel.hpp): g++ or clang++ on x86-64, when the build itself is not AVX
+// flock/detail/kernel.hpp): g++ or clang++ on x86-64, when the build itself is not AVX
 // already. BOIDS_NO_RUNTIME_DISPATCH turns it off. The choice never changes a result.
 #if BOIDS_DETAIL_VECTOR_PACKS && !defined(__AVX__) && !defined(BOIDS_NO_RUNTIME_DISPATCH) && \
     (defined(__x86_64__) || defined(__i386__))

@@ -3,7 +3,7 @@
 #pragma once
 #include <cmath>
 #include <vector>
-#include "../flock.hpp"
+#include "../flock/step.hpp"
 #include "../random.hpp"
 
 namespace boids {

@@ -1,6 +1,6 @@
 // boids/models/starling.hpp - the starling model of "The physics of a flock" (3D,
 // y up, metres and seconds), built from the library's parts: the k nearest of the
-// 24 nearest candidates (uniform_grid), linear separation (flocking.hpp), the
+// 24 nearest candidates (uniform_grid), linear separation (flock/rules.hpp), the
 // banking flight model (flight.hpp), and the model's own terms (starling_terms.hpp:
 // roost, altitude band, correlated noise and disturbance waves that spread bird to
 // bird) with its parameters (starling_params.hpp).
@@ -18,7 +18,7 @@
 #include <vector>
 #include "../executor.hpp"
 #include "../flight.hpp"
-#include "../flocking.hpp"
+#include "../flock/rules.hpp"
 #include "../neighbors/uniform_grid.hpp"
 #include "../random.hpp"
 #include "../snapshot.hpp"

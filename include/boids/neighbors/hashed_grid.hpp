@@ -10,7 +10,7 @@
 // Also: build over members of your structs (strided_span), nearest_in_slot(s),
 // nearest_in_slots, order, slot_of, set_cell_size, cell_size, bucket_count, size, world.
 #pragma once
-#include "../detail/grid/index.hpp"
+#include "detail/grid/index.hpp"
 
 namespace boids {
 

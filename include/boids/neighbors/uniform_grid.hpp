@@ -18,7 +18,7 @@
 // bucket_count, size, world, slot_of, nearest_in_slot. No query allocates, nor does a
 // build once the grid has held a flock of the size.
 #pragma once
-#include "../detail/grid/index.hpp"
+#include "detail/grid/index.hpp"
 
 namespace boids {
 

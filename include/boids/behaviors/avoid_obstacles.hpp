@@ -1,0 +1,148 @@
+// boids/behaviors/avoid_obstacles.hpp - keeping out of things: round obstacles (circles in
+// 2D, spheres in 3D), walls (2D segments) and a box to stay inside.
+//
+// Each returns zero while nothing threatens, so it composes best in a priority
+// blend ahead of what the agent wants to do (blend_priority).
+#pragma once
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include "../span.hpp"
+#include "frame.hpp"
+#include "pursue_evade.hpp"
+
+namespace boids {
+
+// Steer around spheres that lie in a detection box ahead: as long as the agent can
+// stop within it (length = agent radius + speed * look_ahead + speed^2 / (2 max_force)),
+// it never enters an obstacle. Overlapping an obstacle already: straight out.
+template <class V>
+struct avoid_obstacles {
+    using S = scalar_t<V>;
+    span<const sphere<V>> obstacles;
+    S agent_radius;
+    steering_limits<S> limits;
+    S look_ahead = S(0.5);  // s
+    S clearance = S(0.1);   // pass at least this fraction of (radius + agent radius) wide
+
+    [[nodiscard]] V operator()(const V& position, const V& velocity) const noexcept {
+        const S speed = boids::length(velocity);
+        const local_frame<V> f = local_frame<V>::from_heading(velocity);
+        const S braking = limits.max_force > S(0) ? speed * speed / (S(2) * limits.max_force) : S(0);
+        const S box = agent_radius + speed * look_ahead + braking;
+        const sphere<V>* nearest = nullptr;
+        S nearest_along = std::numeric_limits<S>::infinity();
+        V lateral_of_nearest = boids::zero<V>();
+        for (const auto& o : obstacles) {
+            const V rel = boids::sub(o.centre, position);
+            const S reach = o.radius + agent_radius;
+            const S d = boids::length(rel);
+            if (d < reach) {  // inside (or touching): out along the shortest way
+                V out = boids::normalized_or_zero(boids::negate(rel));
+                if (boids::is_zero(out)) out = boids::negate(f.forward);
+                return boids::scale(out, limits.max_force);
+            }
+            const S along = boids::dot(rel, f.forward);
+            if (along <= S(0) || along - reach > box) continue;
+            const V lateral = boids::add_scaled(rel, f.forward, -along);
+            if (boids::length(lateral) >= reach * (S(1) + clearance)) continue;
+            if (along < nearest_along) {
+                nearest_along = along;
+                nearest = &o;
+                lateral_of_nearest = lateral;
+            }
+        }
+        if (nearest == nullptr) return boids::zero<V>();
+        // Away from the obstacle's side (head-on: to our side), braking harder the nearer it is.
+        V away = boids::normalized_or_zero(boids::negate(lateral_of_nearest));
+        if (boids::is_zero(away)) away = f.side;
+        const S reach = nearest->radius + agent_radius;
+        const S urgency = std::clamp(S(1) - (nearest_along - reach) / std::max(box, S(1e-9)), S(0), S(1));
+        const V a = boids::add_scaled(boids::scale(away, limits.max_force), f.forward, -limits.max_force * urgency);
+        return boids::clamp_magnitude(a, limits.max_force);
+    }
+};
+
+// A wall: the segment from a to b (2D).
+template <class V>
+struct wall {
+    V a, b;
+};
+
+// Three feelers (ahead, and half as long at +-45 degrees); the deepest one that
+// crosses a wall pushes out along the wall's normal, in proportion to the depth.
+template <class V>
+struct avoid_walls {
+    static_assert(dimension_v<V> == 2, "avoid_walls is 2D (in 3D use avoid_obstacles or stay_within)");
+    using S = scalar_t<V>;
+    span<const wall<V>> walls;
+    steering_limits<S> limits;
+    S feeler_length = S(1);
+
+    [[nodiscard]] V operator()(const V& position, const V& velocity) const noexcept {
+        const local_frame<V> f = local_frame<V>::from_heading(velocity);
+        const S c = S(0.70710678118654752);
+        const V feelers[3] = {
+            boids::scale(f.forward, feeler_length),
+            boids::scale(boids::add(boids::scale(f.forward, c), boids::scale(f.side, c)), feeler_length * S(0.5)),
+            boids::scale(boids::sub(boids::scale(f.forward, c), boids::scale(f.side, c)), feeler_length * S(0.5))};
+        S deepest = S(0);
+        V push = boids::zero<V>();
+        for (const V& feeler : feelers) {
+            for (const auto& w : walls) {
+                const V e = boids::sub(w.b, w.a);
+                const S denom = boids::get(feeler, 0) * boids::get(e, 1) - boids::get(feeler, 1) * boids::get(e, 0);
+                if (denom == S(0)) continue;  // parallel
+                const V ap = boids::sub(w.a, position);
+                const S t = (boids::get(ap, 0) * boids::get(e, 1) - boids::get(ap, 1) * boids::get(e, 0)) / denom;
+                const S u =
+                    (boids::get(ap, 0) * boids::get(feeler, 1) - boids::get(ap, 1) * boids::get(feeler, 0)) / denom;
+                if (!(t >= S(0) && t <= S(1) && u >= S(0) && u <= S(1))) continue;
+                const S depth = (S(1) - t) * boids::length(feeler);
+                if (depth <= deepest) continue;
+                deepest = depth;
+                V normal = boids::normalized_or_zero(
+                    boids::generate<V>([&](std::size_t i) { return i == 0 ? -boids::get(e, 1) : boids::get(e, 0); }));
+                if (boids::dot(normal, feeler) > S(0)) normal = boids::negate(normal);  // toward our side
+                push = boids::scale(normal, limits.max_force * std::min(S(1), S(2) * depth / feeler_length));
+            }
+        }
+        return push;
+    }
+};
+
+// Stay inside the box [low, high]: when the position predicted look_ahead seconds ahead
+// leaves it (shrunk by margin), brake at full force along each offending axis. With
+// look_ahead >= max_speed / (2 max_force) (the default look_ahead = max_speed / max_force
+// doubles that) the agent turns back before the edge instead of being teleported.
+template <class V>
+struct stay_within {
+    using S = scalar_t<V>;
+    V low, high;
+    steering_limits<S> limits;
+    S margin = S(0);
+    S look_ahead = S(-1);  // s; negative: max_speed / max_force
+
+    [[nodiscard]] V operator()(const V& position, const V& velocity) const noexcept {
+        const S t =
+            look_ahead >= S(0) ? look_ahead : (limits.max_force > S(0) ? limits.max_speed / limits.max_force : S(0));
+        const V ahead = boids::predict(position, velocity, t);
+        bool any = false;
+        const V a = boids::generate<V>([&](std::size_t i) {
+            const S lo = boids::get(low, i) + margin, hi = boids::get(high, i) - margin;
+            const S x = boids::get(ahead, i), p = boids::get(position, i), v = boids::get(velocity, i);
+            if (p < lo || (x < lo && v < S(0))) {  // outside, or heading out: push back in
+                any = true;
+                return limits.max_force;
+            }
+            if (p > hi || (x > hi && v > S(0))) {
+                any = true;
+                return -limits.max_force;
+            }
+            return S(0);
+        });
+        return any ? boids::clamp_magnitude(a, limits.max_force) : boids::zero<V>();
+    }
+};
+
+}  // namespace boids

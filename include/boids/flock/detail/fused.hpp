@@ -1,0 +1,393 @@
+// boids/flock/detail/fused.hpp - flock_step's machinery: a boid's move, the
+// batched last stage, and the fused metric step over a dense grid.
+#pragma once
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <type_traits>
+#include "../../executor.hpp"
+#include "../blend.hpp"
+#include "../config.hpp"
+#include "../workspace.hpp"
+#include "finish.hpp"
+#include "kernel.hpp"
+#include "../../detail/prefetch.hpp"
+
+namespace boids {
+
+namespace detail {
+// One boid's move: semi-implicit Euler in the speed band, then the world's edges.
+template <class V>
+void move_boid(V& position, V& velocity, const V& acceleration, scalar_t<V> dt, const flock_config<V>& cfg) noexcept {
+    boids::integrate(position, velocity, acceleration, dt, cfg.limits);
+    boids::confine(cfg.world, position, velocity);
+}
+
+template <class F, class = void>
+struct has_contiguous_runs : std::false_type {};
+template <class F>
+struct has_contiguous_runs<F, std::enable_if_t<F::has_contiguous_runs>> : std::true_type {};
+
+template <class Finder>
+std::size_t slot_of(const Finder& finder, std::size_t i) {
+    if constexpr (has_contiguous_runs<Finder>::value) return finder.slot_of(i);
+    else return i;
+}
+
+// Lane k of one of a batch's per-axis arrays, as a V.
+template <class V, class S, std::size_t D, std::size_t N>
+[[nodiscard]] V lane_of(const S (&a)[D][N], std::size_t k) noexcept {
+    return boids::generate<V>([&](std::size_t d) { return a[d][k]; });
+}
+
+// Hands each boid of a finished batch its new state: done(slot, p, v). A lane marked
+// for a rarer branch is redone by move_boid, from its old state, with the
+// acceleration redo_accel(k, p, v) gives it.
+template <class V, class RedoAccel, class Done>
+void hand_back(finish_batch<scalar_t<V>, dimension_v<V>>& batch, const flock_config<V>& cfg, scalar_t<V> dt,
+               RedoAccel&& redo_accel, Done&& done) {
+    for (std::size_t k = 0; k < batch.size; ++k) {
+        V p = lane_of<V>(batch.new_p, k);
+        V v = lane_of<V>(batch.new_v, k);
+        if (batch.redo[k]) {
+            p = lane_of<V>(batch.p, k);
+            v = lane_of<V>(batch.v, k);
+            move_boid(p, v, redo_accel(k, p, v), dt, cfg);
+        }
+        done(batch.slot[k], p, v);
+    }
+    batch.size = 0;
+}
+
+// Finishes the boids waiting in `batch` (flock/detail/finish.hpp) with the ready-made blend
+// and hands each one's slot and new state to done(slot, p, v).
+template <class V, class Done>
+void finish_waiting_boids(bool avx, finish_batch<scalar_t<V>, dimension_v<V>>& batch, const flock_config<V>& cfg,
+                          scalar_t<V> dt, Done&& done) {
+    finish_batch_lanes(avx, batch, cfg, dt);
+    hand_back<V>(
+        batch, cfg, dt,
+        [&](std::size_t k, const V& p, const V& v) {
+            return flock_acceleration_from_sums(p, v, static_cast<std::size_t>(batch.count[k]),
+                                                lane_of<V>(batch.push, k), boids::zero<V>(), false,
+                                                lane_of<V>(batch.offset, k), lane_of<V>(batch.velocity, k), cfg);
+        },
+        done);
+}
+
+// A blend of the user's over a batch: the boids waiting in `batch` (their own state,
+// with their summaries and indices beside it) are asked of the blend one after
+// another, which lets the processor overlap them, and moved pack-wide. done(slot, p, v)
+// as above.
+template <class V, class Blend, class Done>
+void move_waiting_boids(bool avx, finish_batch<scalar_t<V>, dimension_v<V>>& batch,
+                        const neighborhood_summary<V>* summaries, const std::size_t* index, const Blend& blend,
+                        const flock_config<V>& cfg, scalar_t<V> dt, Done&& done) {
+    constexpr std::size_t D = dimension_v<V>;
+    for (std::size_t k = 0; k < batch.size; ++k) {
+        const V a = blend_at(blend, index[k], lane_of<V>(batch.p, k), lane_of<V>(batch.v, k), summaries[k]);
+        for (std::size_t d = 0; d < D; ++d) batch.accel[d][k] = boids::get(a, d);
+    }
+    finish_batch_lanes<true>(avx, batch, cfg, dt);
+    hand_back<V>(
+        batch, cfg, dt, [&](std::size_t k, const V&, const V&) { return lane_of<V>(batch.accel, k); }, done);
+}
+
+// The summary the kernel's sums make (no coincident neighbours: those take the
+// per-boid path).
+template <class V>
+[[nodiscard]] neighborhood_summary<V> summary_of(const neighborhood_sums<scalar_t<V>, dimension_v<V>>& sums) noexcept {
+    neighborhood_summary<V> summary;
+    summary.count = sums.count;
+    summary.offset_sum = to_vector<V>(sums.offset);
+    summary.velocity_sum = to_vector<V>(sums.velocity);
+    summary.push = to_vector<V>(sums.push);
+    summary.nearest_distance_squared = sums.nearest_squared;
+    return summary;
+}
+
+// fill_block into `blk`, first grown (in `storage`, the task's) to a neighbourhood
+// denser than any before where it must be.
+template <class S, std::size_t D, class Runs>
+void fill_growing(const Runs& runs, const run_plan& plan, bool one_image, std::size_t slot, const S* axes,
+                  const S* vels, std::size_t n, task_scratch<S, D>& scratch, block_storage<S, D>& storage,
+                  candidate_block<S, D>& blk) {
+    for (;;) {
+        if (fill_block(runs, plan, one_image, slot, axes, vels, n, blk)) return;
+        blk = scratch.block_for(storage, block_size_of(runs, plan, slot));  // the distances keep up
+    }
+}
+
+// The report of a fused step: every boid on the kernel, or how many left it and why.
+template <class Scratch>
+[[nodiscard]] flock_step_report fused_report(const std::vector<Scratch>& tasks) noexcept {
+    flock_step_report r{
+        flock_path::fused_kernel, "metric neighbours over a dense grid: every boid on the kernel", 0, {}};
+    for (const auto& t : tasks) {
+        r.off_kernel.on_one_spot += t.off.on_one_spot;
+        r.off_kernel.tied_at_cap += t.off.tied_at_cap;
+    }
+    r.boids_off_kernel = r.off_kernel.on_one_spot + r.off_kernel.tied_at_cap;
+    if (r.boids_off_kernel == 0) return r;
+    r.path = flock_path::mixed;
+    if (r.off_kernel.tied_at_cap == 0)
+        r.reason = "the fused kernel, but boids with a neighbour on their very spot boid by boid";
+    else if (r.off_kernel.on_one_spot == 0)
+        r.reason = "the fused kernel, but boids whose nearest max_neighbors end in a tie boid by boid";
+    else r.reason = "the fused kernel, but boids on one spot and boids tied at the cap boid by boid";
+    return r;
+}
+
+// The fused metric step over a dense grid: gathers velocities into cell order, then,
+// cell by cell, copies the cell's candidates into a block, computes each of its
+// boids' sums over it (flock/detail/kernel.hpp) and moves the boid at once, into the
+// workspace by slot; a last pass copies the new states to the caller's arrays. A boid
+// with more neighbours than max_neighbors runs the kernel again within the radius of
+// its nearest ones (heeded_radius_squared); one that follows such a boid is counted
+// from its distances before the kernel runs at all. Every boid sees the old state: the kernel
+// reads only the grid's copies, and the rare boid that takes the general path (boids
+// on one spot, a tie in distance, a crowded boid with a cone) reads the caller's
+// arrays, which are not written until every boid has moved. Returns false (having
+// changed nothing, and saying why) when this step cannot use it: a state that is not
+// finite, a coordinate beyond a quarter of the largest float, or a toroidal position
+// outside the box (keep positions in [0, size), as confine() does).
+template <class V, class Grid, class Blend, class Executor>
+const char* fused_metric_step(span<V> positions, span<V> velocities, const flock_config<V>& cfg, const Grid& grid,
+                              flock_workspace<V>& ws, scalar_t<V> dt, const Blend& blend, std::size_t tasks,
+                              Executor& executor) {
+    const span<const V> pos(positions.data(), positions.size());
+    using S = scalar_t<V>;
+    constexpr std::size_t D = dimension_v<V>;
+    const std::size_t n = pos.size();
+    // Lane indices are floating-point numbers in the kernel: exact below 2^mantissa.
+    if (static_cast<double>(n) >= std::ldexp(1.0, std::numeric_limits<S>::digits - 1))
+        return "more boids than the kernel's lane indices count exactly (2^23 in float)";
+    const bool toroidal = cfg.world.kind == edges::toroidal;
+    const auto runs = grid.runs();  // the grid as the kernel reads it
+    const auto order = runs.order();
+    constexpr std::size_t padding = decltype(runs)::padding;
+    if (ws.sorted_velocities.size() != n * D + padding) ws.sorted_velocities.assign(n * D + padding, S(0));
+    if (ws.finished_states.size() != n) ws.finished_states.resize(n);
+    // Every position in the box: found by the grid's build while it sorted (in the
+    // same box: a grid of another world takes the general path).
+    if (toroidal && !(runs.all_in_box() && runs.world().size == cfg.world.size))
+        return "a toroidal position outside the box [0, size) (or a grid over another world)";
+    const S* axes = runs.axis(0).data();      // positions per axis, n apart, in cell order
+    constexpr std::size_t gather_ahead = 24;  // slots: about a memory latency of this loop
+    executor(tasks, [&](std::size_t t) {      // gather, in parallel: every task checks its slots
+        const index_range range = task_range(n, t, tasks);
+        const std::size_t b = range.begin, e = range.end;
+        bool ok = true;
+        for (std::size_t s = b; s < e; ++s) {
+            if (s + gather_ahead < e) prefetch<prefetch_for::reading>(velocities.data() + order[s + gather_ahead]);
+            const V& v = velocities[order[s]];
+            ok = ok && boids::is_finite(v);
+            for (std::size_t d = 0; d < D; ++d) {
+                const S x = axes[d * n + s];                          // positions[order[s]], read in order
+                if (!(std::fabs(x) < position_limit<S>)) ok = false;  // finite, and far from the kernel's sentinels
+                ws.sorted_velocities[d * n + s] = boids::get(v, d);
+            }
+        }
+        ws.task_ok[t] = ok ? 1 : 0;
+    });
+    for (std::size_t t = 0; t < tasks; ++t)
+        if (ws.task_ok[t] == 0)
+            return "a position or velocity that is not finite, or a coordinate beyond a quarter of the largest scalar";
+    const bool cone = cfg.view_angle < S(360);
+    const S cos_half = vision_cone<S, D>::cos_half_of(cfg.view_angle);  // once per step, not per boid
+    const bool linear = cfg.separate.falloff == separation_falloff::linear;
+    auto plan = runs.plan_for(cfg.view_radius);
+    // A grid a few cells across, whose every block would hold the whole flock: one
+    // block of every slot in order, filled once per task (not once per cell), with
+    // the minimum image lane by lane.
+    bool whole = true;
+    for (std::size_t d = 0; d < D; ++d) whole = whole && runs.cells_per_axis()[d] <= 2 * plan.reach + 1;
+    if (whole) plan.scan_all = true;
+    const bool one_image = toroidal && runs.have_one_image(plan);
+    const bool avx = avx_at_run_time();
+    executor(tasks, [&](std::size_t t) {
+        const index_range range = task_range(n, t, tasks);
+        const std::size_t b = range.begin, e = range.end;
+        task_scratch<S, D>& scratch = ws.scratch[t];
+        const S* vels = ws.sorted_velocities.data();
+        const span<const V> old_vel(velocities.data(), n);  // unchanged until every boid has moved
+        candidate_block<S, D> block = scratch.block_for(scratch.full, 0);
+        kernel_query<S, D> q{};
+        for (std::size_t d = 0; d < D; ++d) {
+            q.size[d] = cfg.world.size[d];
+            q.half[d] = cfg.world.size[d] * S(0.5);
+        }
+        q.r2 = cfg.view_radius * cfg.view_radius;
+        q.sep_radius = cfg.separate.radius;
+        q.sep_r2 = cfg.separate.radius * cfg.separate.radius;
+        // Boids whose sums are known wait here for their last stage, done pack-wide.
+        finish_batch<S, D> batch{};  // zeros: the lanes past its size compute on finite leftovers
+        constexpr bool ready_made = is_ready_made_blend<Blend>::value;
+        const bool batched = ready_made && batch_finish_supported(cfg);
+        // A blend of the user's: its boids wait with their summaries, then are asked
+        // and moved together (move_waiting_boids).
+        neighborhood_summary<V> waiting[ready_made ? 1 : finish_batch<S, D>::capacity];
+        std::size_t waiting_index[ready_made ? 1 : finish_batch<S, D>::capacity];
+        auto finish_waiting = [&] {
+            auto store = [&](std::size_t slot, const V& p, const V& v) { ws.finished_states[slot] = {p, v}; };
+            if constexpr (ready_made) finish_waiting_boids(avx, batch, cfg, dt, store);
+            else move_waiting_boids(avx, batch, waiting, waiting_index, blend, cfg, dt, store);
+        };
+        std::size_t cell_end = b;  // the blocks hold the candidates of slots up to here
+        // Crowded boids (more neighbours than they heed) come in runs, in cell order.
+        bool last_crowded = false;  // the boid before was crowded
+        const std::size_t heed = cfg.neighbor_cap();
+        const bool capped = heed < n;  // else no boid can be crowded
+        const bool per_lane = toroidal && !one_image;
+        const S full_r2 = q.r2;
+        // Cells sized for the cap (the grid sizes them so where the flock is dense:
+        // cells_for_query): a boid's nearest are first looked for in
+        // the cells around its own (the near block), and the whole radius is read
+        // only for a boid whose nearest that block cannot prove.
+        const run_plan near_plan{1, false};
+        const bool two_level = capped && !plan.scan_all && plan.reach > 1 && runs.sized_for_nearest();
+        const bool near_one_image = toroidal && runs.have_one_image(near_plan);
+        const bool near_per_lane = toroidal && !near_one_image;
+        candidate_block<S, D> near = scratch.block_for(scratch.near, 0);
+        bool filled = false;  // the block holds this cell's candidates within the radius
+        for (std::size_t s = b; s < e; ++s) {
+            if (s >= cell_end) {
+                cell_end = plan.scan_all ? e : runs.cell_end_of(s);
+                filled = !two_level;  // else the whole radius is filled when a boid of the cell needs it
+                if (two_level)
+                    fill_growing(runs, near_plan, near_one_image, s, axes, vels, n, scratch, scratch.near, near);
+                else if (!fill_block(runs, plan, one_image, s, axes, vels, n, block))
+                    fill_growing(runs, plan, one_image, s, axes, vels, n, scratch, scratch.full, block);
+            }
+            const std::size_t i = order[s];
+            // This boid's own state from the cell-ordered copies: sequential reads.
+            const V p_i = boids::generate<V>([&](std::size_t d) { return axes[d * n + s]; });
+            const V v_i = boids::generate<V>([&](std::size_t d) { return vels[d * n + s]; });
+            neighborhood_sums<S, D> sums;
+            for (std::size_t d = 0; d < D; ++d) q.p[d] = axes[d * n + s];
+            bool use_cone = false;
+            if (cone) {
+                const auto vc = vision_cone<S, D>::from(v_i, cfg.view_angle, cos_half);
+                q.heading = vc.heading;
+                q.cos_half = vc.cos_half_angle;
+                use_cone = !vc.all_around;
+            }
+            // The kernel over `blk`, whose candidates need the minimum image lane by lane
+            // where `lanes`: one instantiation per case, so each inner loop is free of
+            // these branches.
+            auto run = [&](const candidate_block<S, D>& blk, bool lanes) {
+                auto with = [&](auto wrap) {
+                    constexpr wrap_mode W = decltype(wrap)::value;
+                    constexpr bool N = !ready_made;  // the nearest distance, for a blend of the user's
+                    if (use_cone)
+                        linear ? block_sums<W, true, true, N>(avx, q, blk, sums)
+                               : block_sums<W, true, false, N>(avx, q, blk, sums);
+                    else
+                        linear ? block_sums<W, false, true, N>(avx, q, blk, sums)
+                               : block_sums<W, false, false, N>(avx, q, blk, sums);
+                };
+                if (lanes) with(std::integral_constant<wrap_mode, wrap_mode::per_lane>{});
+                else if (blk.shifted) with(std::integral_constant<wrap_mode, wrap_mode::per_shift>{});
+                else with(std::integral_constant<wrap_mode, wrap_mode::none>{});
+            };
+            // The squared radius within which it sees exactly its `heed` nearest in `blk`.
+            auto heeded = [&](const candidate_block<S, D>& blk, bool lanes, std::size_t neighbours) {
+                auto cut = [&](auto wrap) {
+                    constexpr wrap_mode W = decltype(wrap)::value;
+                    S* scratch_d2 = scratch.distances.data();
+                    return use_cone ? heeded_radius_squared<W, true>(avx, blk, q, heed, neighbours, scratch_d2)
+                                    : heeded_radius_squared<W, false>(avx, blk, q, heed, neighbours, scratch_d2);
+                };
+                if (lanes) return cut(std::integral_constant<wrap_mode, wrap_mode::per_lane>{});
+                if (blk.shifted) return cut(std::integral_constant<wrap_mode, wrap_mode::per_shift>{});
+                return cut(std::integral_constant<wrap_mode, wrap_mode::none>{});
+            };
+            bool summed = false;
+            if (two_level && near.size > heed + 1) {
+                // Crowded within the near block, with its nearest closer than any boid
+                // outside it: they are its nearest of all, summed from that block alone.
+                // (Which block sums a boid depends on its cell alone, never on the boid
+                // before it, which another task may hold: the same bits on any threads.)
+                const S cut = heeded(near, near_per_lane, neighbours_unknown);
+                if (cut < full_r2) {
+                    const S outside = runs.outside_distance(s, 1);
+                    if (cut < outside * outside) {
+                        q.r2 = cut;
+                        run(near, near_per_lane);
+                        q.r2 = full_r2;
+                        summed = true;
+                    }
+                }
+            }
+            if (!summed && !filled) {
+                fill_growing(runs, plan, one_image, s, axes, vels, n, scratch, scratch.full, block);
+                filled = true;
+            }
+            if (!summed) {
+                if (last_crowded && capped) {
+                    // Likely crowded too: counted from the distances rather than by a first
+                    // run of the kernel. Not crowded after all: q.r2 comes back as it was.
+                    q.r2 = heeded(block, per_lane, neighbours_unknown);
+                    run(block, per_lane);
+                    last_crowded = q.r2 < full_r2 || sums.count > heed;
+                    q.r2 = full_r2;
+                } else {
+                    run(block, per_lane);
+                    last_crowded = sums.count > heed;
+                    if (last_crowded && sums.coincident == 0) {
+                        // Crowded: it heeds its max_neighbors nearest, summed by the kernel with
+                        // its radius cut to the last of them (a tie there: the general path below).
+                        q.r2 = heeded(block, per_lane, sums.count);
+                        run(block, per_lane);
+                        q.r2 = full_r2;
+                    }
+                }
+            }
+            V a;
+            if (sums.coincident > 0 || sums.count > heed) {  // rare: the exact general path
+                if (sums.coincident > 0) ++scratch.off.on_one_spot;
+                else ++scratch.off.tied_at_cap;
+                a = blend_at(blend, i, p_i, v_i,
+                             boids::summarize(i, old_vel, gather_neighbors(i, grid, old_vel, cfg, scratch.neighbors),
+                                              cfg.separate));
+            } else if (batched) {
+                if (batch.add(s, sums.count, p_i, v_i, to_vector<V>(sums.push), to_vector<V>(sums.offset),
+                              to_vector<V>(sums.velocity)))
+                    finish_waiting();
+                continue;
+            } else if constexpr (!ready_made) {
+                waiting[batch.size] = summary_of<V>(sums);
+                waiting_index[batch.size] = i;
+                if (batch.add_state(s, p_i, v_i)) finish_waiting();
+                continue;
+            } else {
+                a = blend_at(blend, i, p_i, v_i, summary_of<V>(sums));
+            }
+            // Move (as flock_step's move pass would): p_i and v_i are boid i's state, bit for bit.
+            V p = p_i, v = v_i;
+            move_boid(p, v, a, dt, cfg);
+            ws.finished_states[s] = {p, v};
+        }
+        finish_waiting();
+    });
+    // The new state goes to the caller's arrays in index order: random reads of the
+    // copies by slot, which overlap, where writing each boid as it moved made random
+    // stores, which beyond the caches wait for their lines one after another.
+    constexpr std::size_t copy_ahead = 16;
+    executor(tasks, [&](std::size_t t) {
+        const index_range range = task_range(n, t, tasks);
+        const std::size_t b = range.begin, e = range.end;
+        for (std::size_t i = b; i < e; ++i) {
+            if (i + copy_ahead < e) {
+                prefetch<prefetch_for::reading>(ws.finished_states.data() + runs.slot_of(i + copy_ahead));
+            }
+            const auto& moved = ws.finished_states[runs.slot_of(i)];
+            positions[i] = moved.position;
+            velocities[i] = moved.velocity;
+        }
+    });
+    return nullptr;
+}
+}  // namespace detail
+
+}  // namespace boids

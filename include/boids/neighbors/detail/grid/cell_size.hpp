@@ -1,0 +1,80 @@
+// boids/neighbors/detail/grid/cell_size.hpp - the cell size a dense grid picks for a query
+// from the flock it holds: cells as wide as the radius where the flock is sparse;
+// where a boid sees more than it keeps, cells so small that its nearest lie in the
+// cells around its own, so that finding them costs what they cost, not what the
+// crowd within the radius costs.
+#pragma once
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include "layout.hpp"
+
+namespace boids {
+namespace detail {
+
+// How many boids share a boid's cell, on average over the boids (sum of squared
+// counts over the flock): what a query from a typical boid meets, however unevenly
+// the flock fills the grid.
+template <class V>
+[[nodiscard]] double boids_per_cell_seen(const grid_cells<V, false>& g) noexcept {
+    const std::size_t n = g.order.size();
+    if (n == 0) return 0;
+    double sum = 0;
+    for (std::size_t b = 0; b + 1 < g.bucket_start.size(); ++b) {
+        const auto c = static_cast<double>(g.bucket_start[b + 1] - g.bucket_start[b]);
+        sum += c * c;
+    }
+    return sum / static_cast<double>(n);
+}
+
+// The cell size a query is served best by, and whether it was sized for the nearest.
+template <class S>
+struct cell_choice {
+    S size;
+    bool for_nearest;  // cells about twice as wide as the ball that holds a boid's nearest
+};
+
+// For a grid built with cells of about `radius`: where a typical boid sees more than
+// twice its `nearest` within the radius (with a cone that leaves `seen` of the
+// directions), cells about as wide as the ball that holds them, so that they
+// lie in the box of cells around its own (the fused step proves it boid by boid,
+// and looks further where they do not); for a metric query never below a sixteenth
+// of the radius, so its reach stays short, while a topological one
+// (`within_radius` false: the radius only bounds it) has no floor. Otherwise, where
+// cells of the radius hold many, cells of half of it (a block 2.5 radii across, not
+// 3, wastes fewer candidates, and still serves several boids); else the radius.
+template <class V>
+[[nodiscard]] cell_choice<scalar_t<V>> cells_for_query(const grid_cells<V, false>& g, scalar_t<V> radius,
+                                                       std::size_t nearest, scalar_t<V> seen,
+                                                       bool within_radius = true) noexcept {
+    using S = scalar_t<V>;
+    constexpr std::size_t D = dimension_v<V>;
+    constexpr double pi = 3.14159265358979323846;
+    const double per_cell = boids_per_cell_seen(g);
+    if (!(per_cell > 1)) return {radius, false};
+    double volume = 1;  // of a cell as built
+    for (std::size_t d = 0; d < D; ++d) volume *= static_cast<double>(g.layout.w[d]);
+    const double density = per_cell / volume;
+    const double share = std::fmin(std::fmax(static_cast<double>(seen), 0.05), 1.0);
+    const double r = static_cast<double>(radius);
+    const double ball = D == 2 ? pi * r * r : D == 3 ? 4.0 / 3.0 * pi * r * r * r : std::pow(2 * r, double(D));
+    if (nearest != std::numeric_limits<std::size_t>::max() &&
+        density * ball * share > 2.0 * static_cast<double>(nearest)) {
+        // The nearest within a ball of volume nearest / (share density).
+        const double k_ball = static_cast<double>(nearest) / (share * density);
+        const double k_radius = D == 2   ? std::sqrt(k_ball / pi)
+                                : D == 3 ? std::cbrt(k_ball * 3.0 / (4.0 * pi))
+                                         : std::pow(k_ball, 1.0 / double(D)) * 0.5;
+        // (Twice that radius in 2D; in 3D, where the box of cells around a boid's own
+        // holds 27 cells, not 9, one and a half times.)
+        const double wide = (D == 2 ? 2.0 : 1.5) * k_radius;
+        const double cell = within_radius ? std::fmax(wide, r / 16.0) : wide;
+        if (cell > 0 && cell < 0.85 * r) return {static_cast<S>(cell), true};
+    }
+    const double half_cell = per_cell / std::pow(2.0, double(D));
+    if (within_radius && half_cell * (D == 2 ? 1.0 : 2.0) >= 6.0) return {static_cast<S>(r * 0.5), false};
+    return {radius, false};
+}
+
+}  // namespace detail
+}  // namespace boids

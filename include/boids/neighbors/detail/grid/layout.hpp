@@ -1,0 +1,328 @@
+// boids/neighbors/detail/grid/layout.hpp - a grid's plain data: how space is cut into cells
+// (grid_layout) and, after a build, the boids in cell order (grid_cells), with the
+// cell arithmetic every other part of the grid uses.
+//
+// A dense grid numbers its cells row by row; a hashed one keeps them in 2N buckets
+// by a hash of the cell coordinates. Over a torus both tile the box with a whole
+// number of cells per side and wrap cell coordinates; elsewhere a hashed grid's
+// cells are unbounded ("open").
+#pragma once
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+#include "../../world.hpp"
+#include "../../../random.hpp"
+#include "../../../span.hpp"
+#include "../../../detail/pack.hpp"
+
+namespace boids {
+namespace detail {
+
+template <class V, bool Hashed>
+struct grid_layout {
+    using scalar = scalar_t<V>;
+    static constexpr std::size_t dim = dimension_v<V>;
+    using cell_t = std::array<std::int32_t, dim>;
+    static constexpr std::size_t cell_chunk = 64;  // boids whose cells are found together
+
+    world_for<V> world{};
+    scalar cell_size = scalar(1);
+    scalar max_abs = scalar(0);         // the largest finite coordinate (the box size when toroidal)
+    std::array<std::int32_t, dim> n{};  // cells per axis (0 for an open hashed grid)
+    std::array<scalar, dim> w{};        // cell widths
+    std::array<scalar, dim> origin{};
+    cell_t cmin{}, cmax{};  // an open hashed grid's occupied cells
+    std::size_t mask = 0;   // a hashed grid's bucket mask
+
+    // A cell size that is not > 0 becomes infinite: one cell, slow but never a lost neighbour.
+    [[nodiscard]] static scalar usable_cell(scalar size) noexcept {
+        return size > scalar(0) ? size : std::numeric_limits<scalar>::infinity();
+    }
+
+    // A hashed grid over a world without a torus: cells without bounds. Over a torus a
+    // hashed grid lays its cells out as a dense one does and only keeps them in buckets.
+    [[nodiscard]] bool open_hashed() const noexcept { return Hashed && world.kind != edges::toroidal; }
+    [[nodiscard]] bool torus() const noexcept { return world.kind == edges::toroidal; }
+
+    // Cells are a little wider than asked, so that rounding can never hide a neighbour
+    // in a cell the query skips while a plain reach of one still suffices (reach_for).
+    // By 1/64 of the cell, or in a torus, whose positions lie in the box, by four times
+    // the slack there: a torus's cells tile it, and a margin wider than needed can cost
+    // a whole cell across (13 cells a side instead of 14: a quarter more candidates).
+    [[nodiscard]] scalar padded_cell() const noexcept {
+        if (torus()) {
+            scalar largest = scalar(0);
+            for (std::size_t d = 0; d < dim; ++d) largest = std::max(largest, world.size[d]);
+            constexpr scalar eps = std::numeric_limits<scalar>::epsilon();
+            const scalar margin = scalar(4) * (scalar(16) * eps * cell_size + scalar(8) * eps * largest);
+            if (std::isfinite(margin)) return cell_size + margin;
+        }
+        return cell_size * (scalar(1) + scalar(1) / scalar(64));
+    }
+
+    // How far rounding can move a computed distance, or a point across a cell edge:
+    // relative to the distance, and absolute relative to the largest coordinate.
+    [[nodiscard]] scalar slack(scalar distance) const noexcept {
+        constexpr scalar eps = std::numeric_limits<scalar>::epsilon();
+        return scalar(16) * eps * distance + scalar(8) * eps * max_abs;
+    }
+
+    [[nodiscard]] scalar narrowest_cell() const noexcept {
+        scalar m = w[0];
+        for (std::size_t d = 1; d < dim; ++d) m = std::min(m, w[d]);
+        return m;
+    }
+
+    // Cells per axis and their widths for these positions.
+    void fit(span<const V> positions) {
+        const std::size_t count = positions.size();
+        if (open_hashed()) {
+            for (std::size_t d = 0; d < dim; ++d) {
+                n[d] = 0;
+                w[d] = padded_cell();
+                origin[d] = scalar(0);
+            }
+            return;
+        }
+        std::array<scalar, dim> extent{};
+        if (world.has_box()) {
+            for (std::size_t d = 0; d < dim; ++d) {
+                origin[d] = scalar(0);
+                extent[d] = world.size[d];
+            }
+        } else {  // open world, dense grid: the bounding box of the finite positions
+            std::array<scalar, dim> lo, hi;
+            lo.fill(std::numeric_limits<scalar>::max());
+            hi.fill(std::numeric_limits<scalar>::lowest());
+            for (std::size_t i = 0; i < count; ++i) {
+                if (!boids::is_finite(positions[i])) continue;
+                for (std::size_t d = 0; d < dim; ++d) {
+                    lo[d] = std::min(lo[d], boids::get(positions[i], d));
+                    hi[d] = std::max(hi[d], boids::get(positions[i], d));
+                }
+            }
+            for (std::size_t d = 0; d < dim; ++d) {
+                if (!(hi[d] >= lo[d])) lo[d] = hi[d] = scalar(0);
+                origin[d] = lo[d];
+                extent[d] = hi[d] - lo[d];
+            }
+        }
+        // Whole cells no smaller than cell_size; the total capped near 8 per boid.
+        const double cap = std::max(4096.0, 8.0 * static_cast<double>(count));
+        std::array<double, dim> cells{};
+        double total = 1;
+        for (std::size_t d = 0; d < dim; ++d) {
+            const double c = std::floor(static_cast<double>(extent[d]) / static_cast<double>(padded_cell()));
+            cells[d] = std::isfinite(c) ? std::max(1.0, std::min(c, 1e9)) : 1.0;
+            total *= cells[d];
+        }
+        // Shrink the axes that still have cells to spare until the total fits: a flat
+        // cloud (one axis at a single cell) must not keep the others' full counts.
+        while (total > cap) {
+            double spare = 0;
+            for (std::size_t d = 0; d < dim; ++d) spare += cells[d] > 1.0 ? 1.0 : 0.0;
+            const double f = std::pow(total / cap, 1.0 / spare);
+            total = 1;
+            for (std::size_t d = 0; d < dim; ++d) {
+                if (cells[d] > 1.0) cells[d] = std::max(1.0, std::floor(cells[d] / f));
+                total *= cells[d];
+            }
+        }
+        for (std::size_t d = 0; d < dim; ++d) {
+            n[d] = static_cast<std::int32_t>(cells[d]);
+            w[d] = extent[d] > scalar(0) ? extent[d] / static_cast<scalar>(n[d]) : padded_cell();
+            if (!(w[d] >= padded_cell())) w[d] = padded_cell();  // rounding of extent / n
+        }
+    }
+
+    // How many buckets `count` boids are sorted into (a hashed grid: about 2 per boid).
+    std::size_t buckets_for(std::size_t count) noexcept {
+        if (Hashed) {
+            std::size_t nb = 16;
+            while (nb < 2 * count) nb *= 2;
+            mask = nb - 1;
+            return nb;
+        }
+        std::size_t nb = 1;
+        for (std::size_t d = 0; d < dim; ++d) nb *= static_cast<std::size_t>(n[d]);
+        return nb;
+    }
+
+    [[nodiscard]] std::int32_t cell_coord(scalar x, std::size_t d) const noexcept {
+        if (torus() && std::isfinite(x)) x = world_for<V>::wrap_scalar(x, world.size[d]);
+        const scalar u = (x - origin[d]) / w[d];
+        // An open hashed grid's cells are unbounded, within limits whose differences fit int32.
+        const scalar hi = open_hashed() ? scalar(1 << 29) : static_cast<scalar>(n[d] - 1);
+        const scalar lo = open_hashed() ? -scalar(1 << 29) : scalar(0);
+        // A dense grid's cells start at 0, where truncation is the floor: u < 0 goes
+        // to cell 0 by either. (std::floor is a call or a dozen instructions without SSE4.1.)
+        scalar t = Hashed ? std::floor(u) : u;
+        if (!(t >= lo)) t = (t < lo) ? lo : scalar(0);  // NaN goes to cell 0
+        if (t > hi) t = hi;
+        return static_cast<std::int32_t>(t);
+    }
+
+    // The cells of a chunk of coordinates (x[d][k], the first m of cell_chunk lanes
+    // real, the rest finite), as cell_coord finds them. `no_wrap`: no coordinate needs
+    // wrapping (a torus's chunk inside its box, or any other world), so the cells are
+    // found in loops without branches or calls, which the compiler vectorises
+    // (cell_coord's operations in its order, so the same cells); else one by one.
+    void cells_of_chunk(const scalar (&x)[dim][cell_chunk], std::size_t m, bool no_wrap,
+                        std::int32_t (&cell)[dim][cell_chunk]) const noexcept {
+        if (no_wrap) {
+            for (std::size_t d = 0; d < dim; ++d) {
+                const scalar o = origin[d], width = w[d], hi = static_cast<scalar>(n[d] - 1);
+                for (std::size_t k = 0; k < cell_chunk; ++k) {
+                    const scalar u = (x[d][k] - o) / width;
+                    scalar t = u >= scalar(0) ? u : scalar(0);  // below 0 and NaN: cell 0
+                    t = t > hi ? hi : t;
+                    cell[d][k] = static_cast<std::int32_t>(t);
+                }
+            }
+        } else {
+            for (std::size_t d = 0; d < dim; ++d)
+                for (std::size_t k = 0; k < m; ++k) cell[d][k] = cell_coord(x[d][k], d);
+        }
+    }
+
+    [[nodiscard]] std::size_t bucket_of(const cell_t& c) const noexcept {
+        if (Hashed) {
+            std::uint64_t h = 0;
+            for (std::size_t d = 0; d < dim; ++d)
+                h = hash_combine(h, static_cast<std::uint64_t>(static_cast<std::uint32_t>(c[d])));
+            return static_cast<std::size_t>(h) & mask;
+        }
+        std::size_t b = 0;
+        for (std::size_t d = dim; d-- > 0;) b = b * static_cast<std::size_t>(n[d]) + static_cast<std::size_t>(c[d]);
+        return b;
+    }
+
+    [[nodiscard]] std::int32_t last_ring() const noexcept {
+        std::int32_t last = 0;
+        for (std::size_t d = 0; d < dim; ++d) last = std::max(last, open_hashed() ? cmax[d] - cmin[d] : n[d]);
+        return last;
+    }
+
+    // Cells within `reach` of the query cannot be skipped: reach = ceil(radius / w).
+    [[nodiscard]] std::int32_t reach_for(scalar radius) const noexcept {
+        const scalar r = radius + slack(radius);
+        std::int32_t reach = 1;
+        for (std::size_t d = 0; d < dim; ++d) {
+            const scalar c = std::ceil(r / w[d]);
+            const scalar limit = static_cast<scalar>(open_hashed() ? last_ring() + 1 : n[d]);
+            const std::int32_t rr = !(c <= limit) ? static_cast<std::int32_t>(limit) : static_cast<std::int32_t>(c);
+            reach = std::max(reach, rr);
+        }
+        return reach;
+    }
+
+    // True when the box of cells within `reach` holds more cells than there are boids.
+    [[nodiscard]] bool too_many_cells(std::int32_t reach, std::size_t boids) const noexcept {
+        double cells = 1;
+        for (std::size_t d = 0; d < dim; ++d) {
+            double side = 2.0 * reach + 1.0;
+            if (!open_hashed()) side = std::min(side, static_cast<double>(n[d]));
+            cells *= side;
+        }
+        return cells > 2.0 * static_cast<double>(boids) + 64.0;
+    }
+
+    // The offsets along axis d that name distinct cells: for a toroidal axis the
+    // window of n cells centred on the query, elsewhere those that stay inside.
+    void axis_window(std::size_t d, std::int32_t c, std::int32_t& lo, std::int32_t& hi) const noexcept {
+        if (open_hashed()) {
+            lo = std::numeric_limits<std::int32_t>::min() / 4;
+            hi = std::numeric_limits<std::int32_t>::max() / 4;
+            return;
+        }
+        if (torus()) {
+            lo = -((n[d] - 1) / 2);
+            hi = lo + n[d] - 1;
+        } else {
+            lo = -c;
+            hi = n[d] - 1 - c;
+        }
+    }
+    // Per axis, the offsets in [-reach, reach] that name distinct, existing cells.
+    void clipped_offsets(const cell_t& c, std::int32_t reach, std::array<std::int32_t, dim>& lo,
+                         std::array<std::int32_t, dim>& hi) const noexcept {
+        for (std::size_t d = 0; d < dim; ++d) {
+            std::int32_t wl, wh;
+            axis_window(d, c[d], wl, wh);
+            lo[d] = std::max(-reach, wl);
+            hi[d] = std::min(reach, wh);
+        }
+    }
+    [[nodiscard]] std::int32_t wrap_cell(std::int32_t c, std::size_t d) const noexcept {
+        if (!torus()) return c;
+        c %= n[d];
+        return c < 0 ? c + n[d] : c;
+    }
+
+    // The gap along axis d between coordinate x and (unwrapped) cell j, less rounding
+    // slack. Outside a torus the edge cells also hold the points beyond the box (they
+    // are clamped into them), so they reach out to infinity.
+    [[nodiscard]] scalar cell_gap(scalar x, std::int32_t j, std::size_t d) const noexcept {
+        scalar lo = origin[d] + static_cast<scalar>(j) * w[d];
+        scalar hi = lo + w[d];
+        if (!torus()) {
+            if (j <= 0) lo = -std::numeric_limits<scalar>::infinity();
+            if (j >= n[d] - 1) hi = std::numeric_limits<scalar>::infinity();
+        }
+        const scalar g = std::max(std::max(lo - x, x - hi), scalar(0));
+        return std::max(g - slack(g), scalar(0));
+    }
+};
+
+// The index after a build: slot s holds boid order[s]; boid i sits in slot slot[i];
+// cells are runs of slots (bucket b: [bucket_start[b], bucket_start[b + 1])).
+template <class V, bool Hashed>
+struct grid_cells {
+    using layout_type = grid_layout<V, Hashed>;
+    using scalar = scalar_t<V>;
+    static constexpr std::size_t dim = dimension_v<V>;
+    using cell_t = typename layout_type::cell_t;
+    // Per-axis arrays are readable this many slots past their end (zeros), so a
+    // kernel may load whole lanes and mask the tail.
+    static constexpr std::size_t padding = 16;
+
+    layout_type layout;
+    std::vector<std::size_t> bucket_start, order, slot;
+    std::vector<cell_t> scell;       // each slot's cell
+    std::vector<scalar> spos;        // positions per axis in slot order, n apart, padded
+    bool inside = true;              // every position of this build lies in [0, size) on every axis
+    bool near_ready = false;         // the by-distance k-nearest query suits this build
+    bool sized_for_nearest = false;  // its cells were sized for a query of a few nearest (cell_size.hpp)
+    bool avx = avx_at_run_time();    // the k-nearest selection's AVX build runs here
+
+    [[nodiscard]] std::size_t size() const noexcept { return order.size(); }
+    [[nodiscard]] const scalar* axis(std::size_t d) const noexcept { return spos.data() + d * order.size(); }
+    [[nodiscard]] std::array<scalar, dim> position_in(std::size_t s) const noexcept {
+        std::array<scalar, dim> p{};
+        for (std::size_t d = 0; d < dim; ++d) p[d] = spos[d * order.size() + s];
+        return p;
+    }
+    [[nodiscard]] std::size_t cell_begin_of(std::size_t s) const noexcept {
+        return bucket_start[layout.bucket_of(scell[s])];
+    }
+    [[nodiscard]] std::size_t cell_end_of(std::size_t s) const noexcept {
+        return bucket_start[layout.bucket_of(scell[s]) + 1];
+    }
+    [[nodiscard]] bool too_many_cells(std::int32_t reach) const noexcept {
+        return layout.too_many_cells(reach, order.size());
+    }
+
+    // Whether the by-distance k-nearest query can run on this build: dense, indices
+    // that fit 32 bits, and in a toroidal world every point inside the box (its
+    // branch-free minimum image assumes it).
+    void prepare_nearest(bool all_inside) noexcept {
+        inside = all_inside;
+        near_ready = !Hashed && order.size() < (std::size_t(1) << 31) && (!layout.torus() || all_inside);
+    }
+};
+
+}  // namespace detail
+}  // namespace boids

@@ -1,0 +1,282 @@
+// boids/neighbors/detail/grid/walk.hpp - walking a built grid: the cells in a box or on a ring
+// around a query's cell, the runs of slots a kernel scans, the candidates of a run
+// as neighbour records, and the metric query made of them.
+#pragma once
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include "../../query.hpp"
+#include "layout.hpp"
+
+namespace boids {
+namespace detail {
+
+// Calls f(offset) for every offset in the box [lo, hi], the last axis fastest.
+template <std::size_t D, class F>
+void iterate_box(const std::array<std::int32_t, D>& lo, const std::array<std::int32_t, D>& hi,
+                 std::array<std::int32_t, D>& cur, std::size_t d, F&& f) {
+    if (d == D) {
+        f(static_cast<const std::array<std::int32_t, D>&>(cur));
+        return;
+    }
+    for (std::int32_t o = lo[d]; o <= hi[d]; ++o) {
+        cur[d] = o;
+        iterate_box(lo, hi, cur, d + 1, f);
+    }
+}
+
+// visit(s0, s1, only) for a dense row of cells x0..x1 (one run of slots, only = null)
+// or for one hashed cell (its bucket, which may hold other cells: only = &cell).
+template <class V, bool Hashed, class Visit>
+void visit_dense_run(const grid_cells<V, Hashed>& g, typename grid_cells<V, Hashed>::cell_t cell, std::int32_t x0,
+                     std::int32_t x1, Visit& visit) {
+    using cell_t = typename grid_cells<V, Hashed>::cell_t;
+    if (x1 < x0) return;
+    cell[0] = x0;
+    const std::size_t b0 = g.layout.bucket_of(cell);
+    const std::size_t b1 = b0 + static_cast<std::size_t>(x1 - x0);
+    visit(g.bucket_start[b0], g.bucket_start[b1 + 1], static_cast<const cell_t*>(nullptr));
+}
+template <class V, bool Hashed, class Visit>
+void visit_hashed_cell(const grid_cells<V, Hashed>& g, const typename grid_cells<V, Hashed>::cell_t& cell,
+                       Visit& visit) {
+    const std::size_t b = g.layout.bucket_of(cell);
+    visit(g.bucket_start[b], g.bucket_start[b + 1], &cell);
+}
+
+// Visits every point in the box of cells [c - reach, c + reach], each cell once:
+// visit(s0, s1, only). Dense grids merge each row along x into contiguous runs.
+template <class V, bool Hashed, class Visit>
+void for_each_cell_in_box(const grid_cells<V, Hashed>& g, const typename grid_cells<V, Hashed>::cell_t& c,
+                          std::int32_t reach, Visit&& visit) {
+    constexpr std::size_t dim = dimension_v<V>;
+    using cell_t = typename grid_cells<V, Hashed>::cell_t;
+    const auto& lay = g.layout;
+    std::array<std::int32_t, dim> lo{}, hi{};
+    lay.clipped_offsets(c, reach, lo, hi);
+    cell_t o{};
+    if constexpr (Hashed) {
+        iterate_box(lo, hi, o, 0, [&](const cell_t& off) {
+            cell_t cell{};
+            for (std::size_t d = 0; d < dim; ++d) cell[d] = lay.wrap_cell(c[d] + off[d], d);
+            visit_hashed_cell(g, cell, visit);
+        });
+    } else {
+        // Rows: every (y[, z]) offset; along x one run, or two when a toroidal row wraps.
+        std::array<std::int32_t, dim> rlo = lo, rhi = hi;
+        rlo[0] = rhi[0] = 0;
+        iterate_box(rlo, rhi, o, 0, [&](const cell_t& off) {
+            cell_t cell{};
+            for (std::size_t d = 1; d < dim; ++d) cell[d] = lay.wrap_cell(c[d] + off[d], d);
+            std::int32_t x0 = c[0] + lo[0], x1 = c[0] + hi[0];
+            if (x0 < 0) {  // toroidal: [n + x0, n) then [0, x1]
+                visit_dense_run(g, cell, lay.n[0] + x0, lay.n[0] - 1, visit);
+                x0 = 0;
+            } else if (x1 >= lay.n[0]) {
+                visit_dense_run(g, cell, 0, x1 - lay.n[0], visit);
+                x1 = lay.n[0] - 1;
+            }
+            visit_dense_run(g, cell, x0, x1, visit);
+        });
+    }
+}
+
+// Visits the cells whose Chebyshev offset from c is exactly `ring`.
+template <class V, bool Hashed, class Visit>
+void for_each_cell_on_ring(const grid_cells<V, Hashed>& g, const typename grid_cells<V, Hashed>::cell_t& c,
+                           std::int32_t ring, Visit&& visit) {
+    constexpr std::size_t dim = dimension_v<V>;
+    using cell_t = typename grid_cells<V, Hashed>::cell_t;
+    std::array<std::int32_t, dim> lo{}, hi{};
+    g.layout.clipped_offsets(c, ring, lo, hi);
+    cell_t o{};
+    iterate_box(lo, hi, o, 0, [&](const cell_t& off) {
+        std::int32_t m = 0;
+        for (std::size_t d = 0; d < dim; ++d) m = std::max(m, off[d] < 0 ? -off[d] : off[d]);
+        if (m != ring) return;
+        cell_t cell{};
+        for (std::size_t d = 0; d < dim; ++d) cell[d] = g.layout.wrap_cell(c[d] + off[d], d);
+        if constexpr (Hashed) visit_hashed_cell(g, cell, visit);
+        else visit_dense_run(g, cell, cell[0], cell[0], visit);
+    });
+}
+
+// The candidates in slots [s0, s1) (only those in cell *only, when given) as
+// neighbour records of the boid `self` at p: f(neighbor).
+template <class V, bool Hashed, class F>
+void scan_slots(const grid_cells<V, Hashed>& g, std::size_t self, const std::array<scalar_t<V>, dimension_v<V>>& p,
+                std::size_t s0, std::size_t s1, const typename grid_cells<V, Hashed>::cell_t* only, F&& f) {
+    constexpr std::size_t dim = dimension_v<V>;
+    const std::size_t n = g.order.size();
+    for (std::size_t s = s0; s < s1; ++s) {
+        if (g.order[s] == self) continue;
+        if (only != nullptr && g.scell[s] != *only) continue;
+        neighbor<scalar_t<V>, dim> nb{g.order[s], scalar_t<V>(0), {}};
+        for (std::size_t d = 0; d < dim; ++d) {
+            nb.offset[d] = g.layout.world.offset_component(p[d], g.spos[d * n + s], d);
+            nb.distance_squared += nb.offset[d] * nb.offset[d];
+        }
+        f(nb);
+    }
+}
+
+// Every other boid within `radius` of boid i and inside the cone, to `sink`.
+template <class V, bool Hashed, class Sink>
+void for_each_within(const grid_cells<V, Hashed>& g, std::size_t i, scalar_t<V> radius,
+                     const vision_cone<scalar_t<V>, dimension_v<V>>& cone, Sink&& sink) {
+    using cell_t = typename grid_cells<V, Hashed>::cell_t;
+    const std::size_t si = g.slot[i];
+    const scalar_t<V> r2 = radius * radius;
+    const auto p = g.position_in(si);
+    const std::int32_t reach = g.layout.reach_for(radius);
+    auto visit = [&](std::size_t s0, std::size_t s1, const cell_t* only) {
+        scan_slots(g, i, p, s0, s1, only, [&](const neighbor<scalar_t<V>, dimension_v<V>>& nb) {
+            if (nb.distance_squared <= r2 && cone.sees(nb.offset, nb.distance_squared)) sink(nb);
+        });
+    };
+    if (g.too_many_cells(reach)) visit(0, g.order.size(), nullptr);  // a scan is cheaper
+    else for_each_cell_in_box(g, g.scell[si], reach, visit);
+}
+
+// How a query of a given radius walks the grid; the same for every boid, so a step
+// works it out once.
+struct run_plan {
+    std::int32_t reach;
+    bool scan_all;  // more cells than boids in the block: one run over everything
+};
+
+// A dense grid as the fused flock step and the batched k-nearest query read it: the
+// slots in cell order, the positions per axis, and the runs of slots that hold every
+// candidate of a boid's block of cells. It refers to the grid, which must outlive it
+// and not be rebuilt meanwhile.
+template <class V>
+class grid_runs {
+public:
+    using scalar = scalar_t<V>;
+    static constexpr std::size_t dim = dimension_v<V>;
+    static constexpr std::size_t padding = grid_cells<V, false>::padding;
+
+    explicit grid_runs(const grid_cells<V, false>& g) noexcept : g_(&g) {}
+
+    [[nodiscard]] std::size_t size() const noexcept { return g_->order.size(); }
+    [[nodiscard]] const world_for<V>& world() const noexcept { return g_->layout.world; }
+    [[nodiscard]] std::array<std::int32_t, dim> cells_per_axis() const noexcept { return g_->layout.n; }
+    [[nodiscard]] span<const std::size_t> order() const noexcept { return {g_->order.data(), g_->order.size()}; }
+    [[nodiscard]] std::size_t slot_of(std::size_t i) const noexcept { return g_->slot[i]; }
+    // Positions along axis d in slot order, readable `padding` slots past the end.
+    [[nodiscard]] span<const scalar> axis(std::size_t d) const noexcept { return {g_->axis(d), g_->order.size()}; }
+    // Whether the grid sized its cells for a query of a boid's few nearest (cells_for_query).
+    [[nodiscard]] bool sized_for_nearest() const noexcept { return g_->sized_for_nearest; }
+    // Whether every position of the last build lies in the box [0, size) on every axis.
+    [[nodiscard]] bool all_in_box() const noexcept { return g_->inside; }
+    // One past the last slot of the cell that holds `slot`.
+    [[nodiscard]] std::size_t cell_end_of(std::size_t slot) const noexcept { return g_->cell_end_of(slot); }
+
+    [[nodiscard]] run_plan plan_for(scalar radius) const noexcept {
+        const std::int32_t reach = g_->layout.reach_for(radius);
+        return {reach, g_->too_many_cells(reach)};
+    }
+
+    // The runs of slots [s0, s1) holding every candidate within the plan's radius of
+    // the boid in `slot` (itself included), each slot in exactly one run: visit(s0, s1).
+    template <class Visit>
+    void for_each_run(std::size_t slot, const run_plan& plan, Visit&& visit) const {
+        if (plan.scan_all) {
+            visit(std::size_t{0}, g_->order.size());
+            return;
+        }
+        for_each_cell_in_box(
+            *g_, g_->scell[slot], plan.reach,
+            [&](std::size_t s0, std::size_t s1, const std::array<std::int32_t, dim>*) { visit(s0, s1); });
+    }
+
+    // How near to the boid in `slot` a boid outside the box of cells within `reach` of
+    // its cell can be (less rounding slack; infinity when that box holds every cell):
+    // when a boid's nearest lie closer than this, the box holds them all.
+    [[nodiscard]] scalar outside_distance(std::size_t slot, std::int32_t reach) const noexcept {
+        const auto& lay = g_->layout;
+        const auto& c = g_->scell[slot];
+        scalar nearest = std::numeric_limits<scalar>::infinity();
+        for (std::size_t d = 0; d < dim; ++d) {
+            const scalar x = g_->spos[d * g_->order.size() + slot];
+            const std::int32_t below = c[d] - reach - 1, above = c[d] + reach + 1;
+            if (lay.torus()) {
+                if (lay.n[d] <= 2 * reach + 1) continue;  // every cell of this axis is in the box
+                nearest = std::min(nearest, std::min(lay.cell_gap(x, below, d), lay.cell_gap(x, above, d)));
+            } else {  // the edge cells reach out to infinity: cell_gap says so
+                if (below >= 0) nearest = std::min(nearest, lay.cell_gap(x, below, d));
+                if (above <= lay.n[d] - 1) nearest = std::min(nearest, lay.cell_gap(x, above, d));
+            }
+        }
+        return nearest;
+    }
+
+    // Whether for_each_run_with_image applies: a torus at least 2 reach + 1 cells
+    // across on every axis, so each cell of the block is reached once, through one image.
+    [[nodiscard]] bool have_one_image(const run_plan& plan) const noexcept {
+        if (!g_->layout.torus() || plan.scan_all) return false;
+        for (std::size_t d = 0; d < dim; ++d)
+            if (g_->layout.n[d] < 2 * plan.reach + 1) return false;
+        return true;
+    }
+    // The runs of for_each_run, in the same order, each with the shift (per axis:
+    // -size, 0 or +size) that takes its candidates to the image nearest the query:
+    // visit(s0, s1, shift). For a candidate within the radius, (x - p) + shift is the
+    // minimum-image offset. Only when have_one_image(plan).
+    template <class Visit>
+    void for_each_run_with_image(std::size_t slot, const run_plan& plan, Visit&& visit) const {
+        BOIDS_ASSERT(have_one_image(plan), "grid: runs reach some cells through two images");
+        using cell_t = std::array<std::int32_t, dim>;
+        const auto& lay = g_->layout;
+        const cell_t& c = g_->scell[slot];
+        const std::int32_t r = plan.reach;
+        std::array<std::int32_t, dim> lo{}, hi{};
+        for (std::size_t d = 1; d < dim; ++d) {
+            lo[d] = -r;
+            hi[d] = r;
+        }
+        cell_t o{};
+        iterate_box(lo, hi, o, 0, [&](const cell_t& off) {
+            cell_t cell{};
+            scalar shift[dim] = {};
+            for (std::size_t d = 1; d < dim; ++d) {
+                std::int32_t j = c[d] + off[d];
+                if (j < 0) {  // the cell past the low edge: its boids sit a world size lower
+                    j += lay.n[d];
+                    shift[d] = -lay.world.size[d];
+                } else if (j >= lay.n[d]) {
+                    j -= lay.n[d];
+                    shift[d] = lay.world.size[d];
+                }
+                cell[d] = j;
+            }
+            std::int32_t x0 = c[0] - r, x1 = c[0] + r;
+            auto run = [&](std::int32_t a, std::int32_t b) {
+                cell[0] = a;
+                const std::size_t b0 = lay.bucket_of(cell);
+                visit(g_->bucket_start[b0], g_->bucket_start[b0 + static_cast<std::size_t>(b - a) + 1],
+                      static_cast<const scalar*>(shift));
+            };
+            if (x0 < 0) {
+                shift[0] = -lay.world.size[0];
+                run(lay.n[0] + x0, lay.n[0] - 1);
+                shift[0] = scalar(0);
+                x0 = 0;
+            } else if (x1 >= lay.n[0]) {
+                shift[0] = lay.world.size[0];
+                run(0, x1 - lay.n[0]);
+                shift[0] = scalar(0);
+                x1 = lay.n[0] - 1;
+            }
+            run(x0, x1);
+        });
+    }
+
+private:
+    const grid_cells<V, false>* g_;
+};
+
+}  // namespace detail
+}  // namespace boids

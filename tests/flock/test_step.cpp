@@ -1,0 +1,799 @@
+// Tests of boids/flock/step.hpp: the step's contract.
+#include <algorithm>
+#include <atomic>
+#include "test_support.hpp"
+#include "batched_topological.hpp"
+#include <cstring>
+#include <limits>
+#include <vector>
+#include <boids/flock/step.hpp>
+#include <boids/models/lesson.hpp>
+#include <boids/neighbors/all_pairs.hpp>
+#include <boids/neighbors/auto_finder.hpp>
+#include <boids/neighbors/hashed_grid.hpp>
+#include <boids/neighbors/uniform_grid.hpp>
+#include "lab_vector.hpp"
+
+namespace {
+template <class V>
+bool same_bits(const std::vector<V>& a, const std::vector<V>& b) {
+    return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(V)) == 0);
+}
+
+// A 3D toroidal flock of the physics model's shape (topological, linear rules).
+boids::flock_config<lab::vec3> cube_config(double side) {
+    boids::flock_config<lab::vec3> c;
+    c.world = boids::world<double, 3>::box(boids::edges::toroidal, {side, side, side});
+    c.limits = {2.0, 5.0, 0.5, 0.5};
+    c.neighbors = boids::neighborhood_kind::topological;
+    c.k = 7;
+    c.view_radius = 3.0;
+    c.separate = {1.0, boids::separation_falloff::linear, 10.0, 5};
+    c.align = {boids::social_form::linear, 1.0};
+    c.cohere = {boids::social_form::linear, 0.3};
+    return c;
+}
+
+// The same flock stepped in the grid's order (the fused kernel where it applies) and
+// by index (the exact general path): the largest difference after `steps` steps, in
+// the positions or in the velocities.
+template <class V>
+double finder_against_index(const boids::flock_config<V>& cfg, const std::vector<V>& p0, const std::vector<V>& v0,
+                            int steps, bool positions) {
+    auto run = [&](boids::neighbor_order order) {
+        auto c = cfg;
+        c.order = order;
+        auto p = p0, v = v0;
+        boids::uniform_grid<V> grid(c.world, c.view_radius);
+        boids::flock_workspace<V> ws;
+        for (int s = 0; s < steps; ++s) boids::flock_step(boids::span<V>(p), boids::span<V>(v), c, grid, ws, 1.0 / 60);
+        return positions ? p : v;
+    };
+    const auto fast = run(boids::neighbor_order::finder);
+    const auto exact = run(boids::neighbor_order::by_index);
+    double worst = 0;
+    for (std::size_t i = 0; i < fast.size(); ++i)
+        for (std::size_t d = 0; d < boids::dimension_v<V>; ++d)
+            worst = std::max(worst, std::fabs(boids::get(fast[i], d) - boids::get(exact[i], d)));
+    return worst;
+}
+
+// The flock from (p0, v0) after `steps` steps of dt 0.1 over a fresh uniform grid and
+// workspace, on `executor`: what the thread tests compare across executors.
+template <class V, class Executor>
+std::pair<std::vector<V>, std::vector<V>> grid_steps(const boids::flock_config<V>& cfg, const std::vector<V>& p0,
+                                                     const std::vector<V>& v0, int steps, Executor&& executor) {
+    auto p = p0, v = v0;
+    boids::uniform_grid<V> grid(cfg.world, cfg.view_radius);
+    boids::flock_workspace<V> ws;
+    for (int s = 0; s < steps; ++s)
+        boids::flock_step(boids::span<V>(p), boids::span<V>(v), cfg, grid, ws, 0.1, executor);
+    return std::make_pair(p, v);
+}
+}  // namespace
+
+TEST_CASE("grid and all-pairs steps give the same flock, bit for bit", "[flock]") {
+    auto cfg = boids::lesson::config<lab::vec2>();
+    cfg.order = boids::neighbor_order::by_index;
+    cfg.has_predator = true;
+    cfg.predator = {450, 270};
+    std::vector<lab::vec2> p0, v0;
+    boids::lesson::scatter(3, cfg, p0, v0, 200);
+    auto run = [&](auto finder) {
+        auto p = p0, v = v0;
+        boids::flock_workspace<lab::vec2> ws;
+        for (int s = 0; s < 200; ++s)
+            boids::flock_step(boids::span<lab::vec2>(p), boids::span<lab::vec2>(v), cfg, finder, ws, 1.0 / 60);
+        return std::make_pair(p, v);
+    };
+    const auto a = run(boids::all_pairs<lab::vec2>(cfg.world));
+    const auto g = run(boids::uniform_grid<lab::vec2>(cfg.world, cfg.view_radius));
+    const auto h = run(boids::hashed_grid<lab::vec2>(cfg.world, cfg.view_radius));
+    CHECK(same_bits(a.first, g.first));
+    CHECK(same_bits(a.second, g.second));
+    CHECK(same_bits(a.first, h.first));
+}
+
+namespace {
+// A step written out with the per-boid functions (what flock_step did before its
+// batched last stage): every boid's acceleration over all-pairs neighbours, then
+// every boid moved. The reference the batched steps must equal.
+template <class V>
+void per_boid_step(std::vector<V>& p, std::vector<V>& v, const boids::flock_config<V>& cfg, double dt) {
+    using S = boids::scalar_t<V>;
+    constexpr std::size_t D = boids::dimension_v<V>;
+    boids::all_pairs<V> finder(cfg.world);
+    finder.build(boids::span<const V>(p));
+    std::vector<boids::neighbor<S, D>> buf(std::max(cfg.k, cfg.max_neighbors));
+    std::vector<V> a(p.size());
+    const boids::span<const V> pos(p), vel(v);
+    for (std::size_t i = 0; i < p.size(); ++i)
+        a[i] = boids::flock_acceleration(
+            i, pos, vel, boids::find_neighbors(i, finder, vel, cfg, boids::span<boids::neighbor<S, D>>(buf)), cfg);
+    for (std::size_t i = 0; i < p.size(); ++i)
+        if (boids::is_finite(p[i]) && boids::is_finite(v[i])) boids::detail::move_boid(p[i], v[i], a[i], S(dt), cfg);
+}
+
+// flock_step finishes boids a pack at a time (flock/detail/finish.hpp), over any finder; the
+// per-boid step above does it boid by boid. Coincident boids, a boid whose velocity
+// is not finite, one outside the world and one at rest take the rarer branches.
+template <class V>
+void check_batched_step(const boids::flock_config<V>& cfg, std::size_t n, std::uint64_t seed) {
+    REQUIRE(boids::detail::batch_finish_supported(cfg));
+    std::vector<V> p0, v0;
+    boids::lesson::scatter(seed, cfg, p0, v0, n);
+    for (std::size_t i = 0; i < 10; ++i) p0[100 + i] = p0[i];
+    v0[50] = boids::generate<V>([](std::size_t) { return std::numeric_limits<double>::quiet_NaN(); });
+    p0[60] = boids::generate<V>([&](std::size_t d) { return cfg.world.size[d] * 3.5; });
+    v0[70] = boids::zero<V>();
+#if defined(__FP_FAST_FMA) || defined(__FP_FAST_FMAF)
+    // The compiler may fuse a * b + c (as under -march=native), differently in the pack
+    // code and the per-boid code: then one step, and closeness only.
+    const int steps = 1;
+#else
+    const int steps = 30;
+#endif
+    auto run = [&](auto finder) {
+        auto p = p0, v = v0;
+        boids::flock_workspace<V> ws;
+        for (int s = 0; s < steps; ++s) boids::flock_step(boids::span<V>(p), boids::span<V>(v), cfg, finder, ws, 0.1);
+        return std::make_pair(p, v);
+    };
+    auto reference = std::make_pair(p0, v0);
+    for (int s = 0; s < steps; ++s) per_boid_step(reference.first, reference.second, cfg, 0.1);
+    auto agree = [&](const std::pair<std::vector<V>, std::vector<V>>& x) {
+#if defined(__FP_FAST_FMA) || defined(__FP_FAST_FMAF)
+        auto close = [](const std::vector<V>& a, const std::vector<V>& b) {
+            for (std::size_t i = 0; i < a.size(); ++i)
+                for (std::size_t d = 0; d < boids::dimension_v<V>; ++d) {
+                    const double ad = boids::get(a[i], d), bd = boids::get(b[i], d);
+                    if (!((std::isnan(ad) && std::isnan(bd)) || std::fabs(ad - bd) <= 1e-9 * (1 + std::fabs(bd))))
+                        return false;
+                }
+            return true;
+        };
+        return close(x.first, reference.first) && close(x.second, reference.second);
+#else
+        return same_bits(x.first, reference.first) && same_bits(x.second, reference.second);
+#endif
+    };
+    CHECK(agree(run(boids::all_pairs<V>(cfg.world))));
+    CHECK(agree(run(boids::uniform_grid<V>(cfg.world, cfg.view_radius))));
+    if (cfg.world.kind != boids::edges::toroidal) CHECK(agree(run(boids::hashed_grid<V>(cfg.world, cfg.view_radius))));
+    CHECK_FALSE(same_bits(reference.first, p0));  // they moved
+}
+}  // namespace
+
+TEST_CASE("the batched last stage gives the per-boid step's bits, over every finder", "[flock]") {
+    SECTION("3D, topological, linear separation") { check_batched_step(cube_config(12), 1500, 5); }
+    SECTION("2D, topological, inverse-square separation") {
+        check_batched_step(test::batched_topological_config<lab::vec2>(40), 1200, 6);
+    }
+    SECTION("2D, metric, the lesson's rules, in a box") {  // by index: the same neighbours' order for every finder
+        auto cfg = boids::lesson::config<lab::vec2>();
+        cfg.order = boids::neighbor_order::by_index;
+        check_batched_step(cfg, 300, 7);
+    }
+    SECTION("3D, metric, the lesson's rules, toroidal") {
+        auto cfg = cube_config(12);
+        cfg.neighbors = boids::neighborhood_kind::metric;
+        cfg.order = boids::neighbor_order::by_index;
+        cfg.separate.falloff = boids::separation_falloff::lesson;
+        cfg.align.form = boids::social_form::lesson;
+        cfg.cohere.form = boids::social_form::lesson;
+        cfg.limits.max_speed = 2.3;  // not a power of two: a reassociated product shows
+        check_batched_step(cfg, 1500, 8);
+    }
+}
+
+TEST_CASE("the threaded step equals the one-thread step bit for bit", "[flock][threads]") {
+    auto cfg = cube_config(12);
+    SECTION("topological") {}
+    SECTION("metric, through the grid's vectorised kernel") {
+        cfg.neighbors = boids::neighborhood_kind::metric;
+        cfg.view_angle = 300;
+    }
+    std::vector<lab::vec3> p0, v0;
+    boids::lesson::scatter(9, cfg, p0, v0, 3000);
+    auto run = [&](std::size_t threads) {
+        auto p = p0, v = v0;
+        boids::uniform_grid<lab::vec3> grid(cfg.world, cfg.view_radius);
+        boids::flock_workspace<lab::vec3> ws;
+        for (int s = 0; s < 20; ++s)
+            boids::flock_step(boids::span<lab::vec3>(p), boids::span<lab::vec3>(v), cfg, grid, ws, 0.1,
+                              boids::thread_count{threads});
+        return p;
+    };
+    const auto one = run(1);
+    CHECK(same_bits(one, run(2)));
+    CHECK(same_bits(one, run(3)));
+    CHECK(same_bits(one, run(8)));
+}
+
+TEST_CASE("a step on a thread_pool equals the sequential step bit for bit, grid built in parallel too",
+          "[flock][threads]") {
+    // 10,000 boids: above the size where the grid's build is split into tasks.
+    auto cfg = cube_config(30);
+    SECTION("metric, through the grid's vectorised kernel") { cfg.neighbors = boids::neighborhood_kind::metric; }
+    SECTION("topological, through the grid's batch query") {}
+    std::vector<lab::vec3> p0, v0;
+    boids::lesson::scatter(4, cfg, p0, v0, 10000);
+    auto run = [&](auto&& executor) { return grid_steps(cfg, p0, v0, 4, executor); };
+    const auto one = run(boids::sequential{});
+    boids::thread_pool two(2), three(3);
+    const auto a = run(two), b = run(three), c = run(boids::thread_count{2});
+    CHECK(same_bits(one.first, a.first));
+    CHECK(same_bits(one.second, a.second));
+    CHECK(same_bits(one.first, b.first));
+    CHECK(same_bits(one.first, c.first));
+    CHECK_FALSE(same_bits(one.first, p0));  // they moved
+}
+
+TEST_CASE("a step with auto_finder is the step of the finder it chooses, bit for bit", "[flock][auto_finder]") {
+    // Above the crossover that is the grid with its fused metric kernel (which sums in
+    // cell order, so differs from all-pairs in the last bits); below, all-pairs.
+    auto cfg = boids::lesson::config<lab::vec2>();
+    const std::size_t n = GENERATE(std::size_t(40), std::size_t(400));
+    std::vector<lab::vec2> p0, v0;
+    boids::lesson::scatter(12, cfg, p0, v0, n);
+    auto run = [&](auto& finder) {
+        auto p = p0, v = v0;
+        boids::flock_workspace<lab::vec2> ws;
+        for (int s = 0; s < 30; ++s)
+            boids::flock_step(boids::span<lab::vec2>(p), boids::span<lab::vec2>(v), cfg, finder, ws, 1.0 / 60);
+        return p;
+    };
+    boids::auto_finder<lab::vec2> chooser(cfg.world, cfg.view_radius, 100);
+    boids::all_pairs<lab::vec2> pairs(cfg.world);
+    boids::uniform_grid<lab::vec2> grid(cfg.world, cfg.view_radius);
+    const auto by_auto = run(chooser);
+    CAPTURE(n);
+    CHECK(chooser.using_grid() == (n >= 100));
+    CHECK(same_bits(by_auto, n >= 100 ? run(grid) : run(pairs)));
+    if (n >= 100) CHECK_FALSE(same_bits(by_auto, run(pairs)));  // the kernel's own order, so the test can tell
+}
+
+TEST_CASE("thread_pool runs every task once per call, call after call", "[threads]") {
+    boids::thread_pool pool(3);
+    CHECK(pool.concurrency() == 3);
+    std::vector<std::atomic<int>> hits(37);
+    for (int call = 0; call < 200; ++call) pool(hits.size(), [&](std::size_t t) { hits[t].fetch_add(1); });
+    std::size_t exact = 0;
+    for (auto& h : hits) exact += h.load() == 200 ? std::size_t(1) : std::size_t(0);
+    CHECK(exact == hits.size());
+    int zero_or_one = 0;
+    pool(0, [&](std::size_t) { ++zero_or_one; });
+    pool(1, [&](std::size_t) { ++zero_or_one; });
+    CHECK(zero_or_one == 1);
+}
+
+TEST_CASE("a step splits into eight tasks per thread, none under 256 boids, one on one thread", "[threads]") {
+    // More tasks than threads, so that a thread whose ranges ran fast takes more:
+    // a settled flock's dense groups make some ranges several times slower.
+    CHECK(boids::detail::task_count(10000, 256, boids::sequential{}) == 1);
+    CHECK(boids::detail::task_count(10000, 256, boids::thread_count{1}) == 1);
+    CHECK(boids::detail::task_count(10000, 256, boids::thread_count{2}) == 16);
+    CHECK(boids::detail::task_count(1000000, 256, boids::thread_count{16}) == 128);
+    CHECK(boids::detail::task_count(1000, 256, boids::thread_count{4}) == 4);  // 250 boids a task
+    CHECK(boids::detail::task_count(100, 256, boids::thread_count{4}) == 1);
+    CHECK(boids::detail::task_count(0, 256, boids::thread_count{4}) == 1);
+    // What flock_step hands an executor that says nothing of its threads (taken as 8).
+    auto cfg = boids::lesson::config<lab::vec2>();
+    cfg.world.size = {9000, 5400};  // the lesson's density, a hundred times the boids
+    std::vector<lab::vec2> p, v;
+    boids::lesson::scatter(6, cfg, p, v, 20000);
+    boids::uniform_grid<lab::vec2> grid(cfg.world, cfg.view_radius);
+    boids::flock_workspace<lab::vec2> ws;
+    std::size_t most = 0;
+    auto counting = [&most](std::size_t tasks, auto&& work) {
+        most = std::max(most, tasks);
+        for (std::size_t t = 0; t < tasks; ++t) work(t);
+    };
+    boids::flock_step(boids::span<lab::vec2>(p), boids::span<lab::vec2>(v), cfg, grid, ws, 1.0 / 60, counting);
+    CHECK(most == 64);
+    CHECK(ws.tasks == 64);
+}
+
+TEST_CASE("a NaN boid is not seen and does not spread", "[flock][finite]") {
+    const auto cfg = boids::lesson::config<lab::vec2>();
+    std::vector<lab::vec2> p, v;
+    boids::lesson::scatter(5, cfg, p, v, 60);
+    p[10] = {std::numeric_limits<double>::quiet_NaN(), 100};
+    v[20] = {std::numeric_limits<double>::infinity(), 0};
+    boids::uniform_grid<lab::vec2> grid(cfg.world, cfg.view_radius);
+    boids::flock_workspace<lab::vec2> ws;
+    for (int s = 0; s < 300; ++s)
+        boids::flock_step(boids::span<lab::vec2>(p), boids::span<lab::vec2>(v), cfg, grid, ws, 1.0 / 60);
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        if (i == 10 || i == 20) continue;
+        CAPTURE(i);
+        CHECK(boids::is_finite(p[i]));
+        CHECK(boids::is_finite(v[i]));
+    }
+}
+
+TEST_CASE("degenerate flocks: none, one, dt = 0, k larger than the flock", "[flock][finite]") {
+    auto cfg = cube_config(5);
+    cfg.k = 50;
+    boids::uniform_grid<lab::vec3> grid(cfg.world, cfg.view_radius);
+    boids::flock_workspace<lab::vec3> ws;
+    for (std::size_t n : {0u, 1u, 2u, 9u}) {
+        std::vector<lab::vec3> p, v;
+        boids::lesson::scatter(n, cfg, p, v, n);
+        const auto before = p;
+        boids::flock_step(boids::span<lab::vec3>(p), boids::span<lab::vec3>(v), cfg, grid, ws, 0.0);
+        CHECK(same_bits(p, before));
+        for (int s = 0; s < 50; ++s)
+            boids::flock_step(boids::span<lab::vec3>(p), boids::span<lab::vec3>(v), cfg, grid, ws, 0.1);
+        for (std::size_t i = 0; i < n; ++i) CHECK((boids::is_finite(p[i]) && boids::is_finite(v[i])));
+    }
+}
+
+TEST_CASE("flock_config::validate names the field", "[flock]") {
+    auto cfg = boids::lesson::config<lab::vec2>();
+    CHECK(cfg.validate().ok());
+    cfg.view_radius = -1;
+    CHECK(std::string(cfg.validate().field) == "view_radius");
+    cfg = boids::lesson::config<lab::vec2>();
+    cfg.limits.min_speed = 500;
+    CHECK(std::string(cfg.validate().field) == "min_speed");
+    cfg = boids::lesson::config<lab::vec2>();
+    cfg.neighbors = boids::neighborhood_kind::topological;
+    cfg.k = 0;
+    CHECK(std::string(cfg.validate().field) == "k");
+    cfg = boids::lesson::config<lab::vec2>();
+    cfg.world.size[1] = 0;
+    CHECK(std::string(cfg.validate().field) == "world.size");
+}
+
+TEST_CASE("the grid's kernel (finder order) tracks the index-ordered step", "[flock]") {
+    for (auto falloff : {boids::separation_falloff::lesson, boids::separation_falloff::linear}) {
+        for (auto edges : {boids::edges::wrap, boids::edges::toroidal}) {
+            auto cfg = boids::lesson::config<lab::vec2>();
+            cfg.world.kind = edges;
+            cfg.separate.falloff = falloff;
+            cfg.separate.strength = 200;
+            std::vector<lab::vec2> p0, v0;
+            boids::lesson::scatter(4, cfg, p0, v0, 300);
+            const double worst = finder_against_index(cfg, p0, v0, 60, true);
+            CAPTURE(static_cast<int>(falloff), static_cast<int>(edges), worst);
+            CHECK(worst < 1e-8);  // summation order only: the reference README measures ~1e-10 at 120 steps
+        }
+    }
+}
+
+TEST_CASE("a grid three cells across steps on one block of the whole flock, alike on any thread count",
+          "[flock][threads]") {
+    // Every cell's block would hold every boid: one block in slot order, filled once
+    // per task, the minimum image lane by lane. 800 boids: several tasks.
+    auto cfg = cube_config(9.5);
+    cfg.neighbors = boids::neighborhood_kind::metric;
+    cfg.max_neighbors = 256;
+    std::vector<lab::vec3> p0, v0;
+    boids::lesson::scatter(6, cfg, p0, v0, 800);
+    boids::uniform_grid<lab::vec3> probe(cfg.world, cfg.view_radius);
+    probe.build(boids::span<const lab::vec3>(p0));
+    REQUIRE(probe.cells_per_axis() == std::array<std::int32_t, 3>{3, 3, 3});
+    auto run = [&](auto&& executor) { return grid_steps(cfg, p0, v0, 10, executor); };
+    const auto one = run(boids::sequential{});
+    boids::thread_pool two(2);
+    const auto a = run(two), b = run(boids::thread_count{3});
+    CHECK(same_bits(one.first, a.first));
+    CHECK(same_bits(one.second, a.second));
+    CHECK(same_bits(one.first, b.first));
+    CHECK_FALSE(same_bits(one.first, p0));  // they moved
+    const double worst = finder_against_index(cfg, p0, v0, 30, true);
+    CAPTURE(worst);
+    CHECK(worst < 1e-8);  // the index-ordered step, but for the order of the sums
+    CHECK(worst > 0);     // which differs: the kernel ran, not the general path
+}
+
+TEST_CASE("the 3D kernel tracks the index-ordered step in blocks of more candidates than one of its chunks",
+          "[flock]") {
+    // 800 boids in a torus 4 cells across: every block holds 27 of the 64 cells, about
+    // 340 candidates, so the kernel's velocity loop (3D: a second loop over the masks
+    // the first kept, 256 candidates at a time) runs over two chunks.
+    auto cfg = cube_config(12.5);
+    cfg.neighbors = boids::neighborhood_kind::metric;
+    cfg.max_neighbors = 400;  // every boid on the kernel, none sent to the general path
+    std::vector<lab::vec3> p0, v0;
+    boids::lesson::scatter(5, cfg, p0, v0, 800);
+    boids::uniform_grid<lab::vec3> grid(cfg.world, cfg.view_radius);
+    grid.build(boids::span<const lab::vec3>(p0));
+    REQUIRE(grid.cells_per_axis()[0] == 4);
+    for (bool positions : {false, true}) {
+        const double worst = finder_against_index(cfg, p0, v0, positions ? 20 : 1, positions);
+        CAPTURE(positions, worst);
+        // Summation order only (here below the velocities' last place: it reads 0).
+        // Dropping the second chunk's velocities reads 0.007 and 0.018.
+        CHECK(worst < 1e-9);
+    }
+}
+
+TEST_CASE("the fused step moves boids as it goes, yet every boid sees the old state", "[flock]") {
+    // Coincident pairs send boids to the general path in the middle of the fused
+    // step, after some of their neighbours have already moved.
+    for (auto edges : {boids::edges::bounded, boids::edges::toroidal}) {
+        auto cfg = boids::lesson::config<lab::vec2>();
+        cfg.world.kind = edges;
+        std::vector<lab::vec2> p0, v0;
+        boids::lesson::scatter(11, cfg, p0, v0, 400);
+        for (std::size_t i = 0; i < 40; ++i) p0[200 + i] = p0[i];
+        const double worst = finder_against_index(cfg, p0, v0, 1, false);
+        CAPTURE(static_cast<int>(edges), worst);
+        CHECK(worst < 1e-9);  // summation order only
+    }
+}
+
+TEST_CASE("a toroidal boid outside the box sends the step to the general path, which wraps it", "[flock]") {
+    // The fused kernel's minimum image holds only inside the box; the grid's build
+    // notices a boid outside, and the step takes the exact general path instead.
+    auto cfg = boids::lesson::config<lab::vec2>();
+    cfg.world.kind = boids::edges::toroidal;
+    std::vector<lab::vec2> p0, v0;
+    boids::lesson::scatter(6, cfg, p0, v0, 300);
+    p0[17] = {cfg.world.size[0] + 2.0, p0[17].y};  // a lap outside, beside boids near x = 2
+    p0[18] = {1.0, p0[17].y};
+    const double worst = finder_against_index(cfg, p0, v0, 1, false);
+    CAPTURE(worst);
+    CHECK(worst < 1e-9);  // summation order only
+}
+
+namespace {
+// How many boids see more than cfg.max_neighbors others within the view radius.
+template <class V>
+std::size_t crowded_boids(const boids::flock_config<V>& cfg, const std::vector<V>& p) {
+    boids::uniform_grid<V> grid(cfg.world, cfg.view_radius);
+    grid.build(boids::span<const V>(p));
+    const boids::vision_cone<boids::scalar_t<V>, boids::dimension_v<V>> all_around{};
+    std::size_t crowded = 0;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        std::size_t seen = 0;
+        grid.for_each_within(i, cfg.view_radius, all_around, [&](const auto&) { ++seen; });
+        crowded += seen > cfg.max_neighbors ? 1 : 0;
+    }
+    return crowded;
+}
+}  // namespace
+
+TEST_CASE("a crowded boid heeds its max_neighbors nearest on the kernel, as on the general path", "[flock][heed]") {
+    // Boids with more neighbours than max_neighbors: the fused step finds the radius of
+    // the nearest ones and runs the kernel again within it. Taking all of them, or the
+    // wrong ones, moves a velocity by far more than summation order does (over 1e-3 here).
+    // (With a cone too.)
+    for (double angle : {360.0, 270.0})
+        for (auto edges : {boids::edges::bounded, boids::edges::toroidal}) {
+            auto cfg = boids::lesson::config<lab::vec2>();
+            cfg.world.kind = edges;
+            cfg.view_angle = angle;
+            cfg.max_neighbors = 5;
+            std::vector<lab::vec2> p0, v0;
+            boids::lesson::scatter(21, cfg, p0, v0, 600);
+            const std::size_t crowded = crowded_boids(cfg, p0);
+            CAPTURE(angle, static_cast<int>(edges), crowded);
+            REQUIRE(crowded > 200);
+            CHECK(finder_against_index(cfg, p0, v0, 1, false) < 1e-9);  // summation order only
+            CHECK(finder_against_index(cfg, p0, v0, 30, true) < 1e-8);
+        }
+    // 3D, metric: the same in a ball.
+    auto cfg = cube_config(8.0);
+    cfg.neighbors = boids::neighborhood_kind::metric;
+    cfg.max_neighbors = 9;
+    std::vector<lab::vec3> p0, v0;
+    boids::lesson::scatter(22, cfg, p0, v0, 700);
+    const std::size_t crowded = crowded_boids(cfg, p0);
+    CAPTURE(crowded);
+    REQUIRE(crowded > 200);
+    CHECK(finder_against_index(cfg, p0, v0, 1, false) < 1e-9);
+}
+
+TEST_CASE("a crowded boid whose last heeded neighbours tie in distance takes the general path's choice by index",
+          "[flock][heed]") {
+    // A square lattice: every boid has 4 neighbours at 1 and 4 at sqrt(2), so the
+    // 6 nearest end within a tie. The general path keeps the lower indices; a radius
+    // cannot tell them apart, so the kernel hands such a boid over.
+    auto cfg = boids::lesson::config<lab::vec2>();
+    cfg.world.kind = boids::edges::bounded;
+    cfg.view_angle = 360;
+    cfg.view_radius = 1.6;
+    cfg.max_neighbors = 6;
+    std::vector<lab::vec2> p0, v0;
+    for (int y = 0; y < 12; ++y)
+        for (int x = 0; x < 12; ++x) {
+            p0.push_back({20.0 + x, 20.0 + y});
+            v0.push_back({1.0 + 0.01 * x, 0.5 - 0.02 * y});
+        }
+    REQUIRE(crowded_boids(cfg, p0) == 100);  // the inner 10 x 10
+    CHECK(finder_against_index(cfg, p0, v0, 1, false) < 1e-12);
+}
+
+TEST_CASE("heeded_radius_squared: exactly the nearest within it, or a tie left to the caller", "[flock][heed]") {
+    using S = float;
+    boids::detail::task_scratch<S, 2> task;  // the step's own block and scratch
+    boids::detail::candidate_block<S, 2> block = task.block_view();
+    S* scratch = task.distances.data();
+    boids::detail::kernel_query<S, 2> q{};
+    q.p = {0, 0};
+    q.r2 = 9;
+    // The boid itself at 0, then 99 others at distinct distances 0.02 .. 1.98 apart
+    // along x (and a few beyond the radius, which never count).
+    block.size = 0;
+    for (int j = 0; j < 110; ++j) {
+        block.pos[0][block.size] = S(0.02) * static_cast<S>(j) * (j % 2 == 0 ? S(1) : S(-1)) * (j < 100 ? S(1) : S(20));
+        block.pos[1][block.size] = 0;
+        ++block.size;
+    }
+    const std::size_t neighbours = 99;
+    for (bool avx : {false, boids::detail::avx_at_run_time()}) {
+        for (std::size_t heed : {1u, 7u, 50u, 98u}) {
+            const S t2 = boids::detail::heeded_radius_squared(avx, block, q, heed, neighbours, scratch);
+            std::size_t within = 0;
+            for (std::size_t j = 0; j < block.size; ++j) {
+                const S x = block.pos[0][j];
+                within += x * x > 0 && x * x <= t2 ? 1 : 0;
+            }
+            CAPTURE(avx, heed, t2);
+            CHECK(within == heed);
+            // Left to count the neighbours itself (a boid predicted to be crowded): the same limit.
+            CHECK(boids::detail::heeded_radius_squared(avx, block, q, heed, boids::detail::neighbours_unknown,
+                                                       scratch) == t2);
+        }
+        // Not crowded: as many neighbours as it heeds, or fewer. The radius as it was.
+        for (std::size_t heed : {99u, 120u})
+            CHECK(boids::detail::heeded_radius_squared(avx, block, q, heed, boids::detail::neighbours_unknown,
+                                                       scratch) == q.r2);
+    }
+    // The 3rd nearest and the 4th at the same distance: no radius takes exactly 3.
+    block.size = 0;
+    for (S x : {S(0), S(1), S(2), S(3), S(-3), S(2.9f * 1.5f)}) {
+        block.pos[0][block.size] = x;
+        block.pos[1][block.size] = 0;
+        ++block.size;
+    }
+    const S t2 = boids::detail::heeded_radius_squared(false, block, q, 3, 4, scratch);
+    std::size_t within = 0;
+    for (std::size_t j = 0; j < block.size; ++j) {
+        const S x = block.pos[0][j];
+        within += x * x > 0 && x * x <= t2 ? 1 : 0;
+    }
+    CHECK(within > 3);  // the caller sees more than it heeds and takes the general path
+}
+
+TEST_CASE("a flock's state is its two arrays: a fresh grid and workspace mid-run give the same bits",
+          "[flock][determinism]") {
+    // What rollback needs: copy the positions and velocities, step the copy with new
+    // scratch (or the same), and get what the original gets. Nothing else carries over.
+    auto cfg = boids::lesson::config<lab::vec2>();
+    std::vector<lab::vec2> p, v;
+    boids::lesson::scatter(11, cfg, p, v, 400);
+    for (auto kind : {boids::neighborhood_kind::metric, boids::neighborhood_kind::topological}) {
+        cfg.neighbors = kind;
+        auto p1 = p, v1 = v;
+        boids::uniform_grid<lab::vec2> grid(cfg.world, cfg.view_radius);
+        boids::flock_workspace<lab::vec2> ws;
+        for (int s = 0; s < 60; ++s)
+            boids::flock_step(boids::span<lab::vec2>(p1), boids::span<lab::vec2>(v1), cfg, grid, ws, 1.0 / 60);
+        auto p2 = p1, v2 = v1;  // the copy, stepped with new scratch every step
+        bool same = true;
+        for (int s = 0; s < 60; ++s) {
+            boids::flock_step(boids::span<lab::vec2>(p1), boids::span<lab::vec2>(v1), cfg, grid, ws, 1.0 / 60);
+            boids::uniform_grid<lab::vec2> fresh_grid(cfg.world, cfg.view_radius);
+            boids::flock_workspace<lab::vec2> fresh_ws;
+            boids::flock_step(boids::span<lab::vec2>(p2), boids::span<lab::vec2>(v2), cfg, fresh_grid, fresh_ws,
+                              1.0 / 60);
+            same = same && same_bits(p1, p2) && same_bits(v1, v2);
+        }
+        CAPTURE(static_cast<int>(kind));
+        CHECK(same);
+        CHECK_FALSE(same_bits(p1, p));  // it moved
+    }
+}
+
+namespace {
+// Every boid's summary as flock_step hands it to a blend, by index (dt = 0: nothing moves).
+template <class V, class Executor = boids::sequential>
+std::vector<boids::neighborhood_summary<V>> summaries_of_step(const boids::flock_config<V>& cfg,
+                                                              const std::vector<V>& p0, const std::vector<V>& v0,
+                                                              boids::uniform_grid<V>& grid,
+                                                              boids::flock_workspace<V>& ws, Executor&& ex = {}) {
+    std::vector<boids::neighborhood_summary<V>> seen(p0.size());
+    auto record = [&](const boids::boid_view<V>& b, const boids::neighborhood_summary<V>& s) {
+        seen[b.index] = s;
+        return boids::zero<V>();
+    };
+    auto p = p0, v = v0;
+    boids::flock_step(boids::span<V>(p), boids::span<V>(v), cfg, grid, ws, 0.0, record, ex);
+    return seen;
+}
+
+// Boid i's neighbourhood by brute force: every other boid within the radius and the
+// cone, the nearest max_neighbors of them kept by sorting (distance, then index).
+template <class V>
+boids::neighborhood_summary<V> brute_force_summary(std::size_t i, const boids::flock_config<V>& cfg,
+                                                   const std::vector<V>& p, const std::vector<V>& v) {
+    using S = boids::scalar_t<V>;
+    constexpr std::size_t D = boids::dimension_v<V>;
+    struct seen_boid {
+        S d2;
+        std::size_t j;
+        V offset;
+    };
+    std::vector<seen_boid> all;
+    const auto cone = boids::vision_cone<S, D>::from(v[i], cfg.view_angle);
+    for (std::size_t j = 0; j < p.size(); ++j) {
+        if (j == i) continue;
+        const V off = boids::offset(cfg.world, p[i], p[j]);
+        std::array<S, D> a{};
+        for (std::size_t d = 0; d < D; ++d) a[d] = boids::get(off, d);
+        const S d2 = boids::dot(off, off);
+        if (d2 <= cfg.view_radius * cfg.view_radius && cone.sees(a, d2)) all.push_back({d2, j, off});
+    }
+    std::sort(all.begin(), all.end(),
+              [](const seen_boid& a, const seen_boid& b) { return a.d2 < b.d2 || (a.d2 == b.d2 && a.j < b.j); });
+    if (all.size() > cfg.neighbor_cap()) all.resize(cfg.neighbor_cap());
+    boids::neighborhood_summary<V> s;
+    s.count = all.size();
+    for (const auto& b : all) {
+        s.offset_sum = boids::add(s.offset_sum, b.offset);
+        s.velocity_sum = boids::add(s.velocity_sum, v[b.j]);
+    }
+    return s;
+}
+
+// Whether every boid's summary from the step matches brute force: the same count, and
+// sums that differ by summation order only.
+template <class V>
+std::size_t summaries_off_brute_force(const boids::flock_config<V>& cfg, const std::vector<V>& p,
+                                      const std::vector<V>& v, const std::vector<boids::neighborhood_summary<V>>& got) {
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        const auto want = brute_force_summary(i, cfg, p, v);
+        const double scale = 1.0 + static_cast<double>(want.count);
+        const bool same = got[i].count == want.count &&
+                          boids::distance(got[i].offset_sum, want.offset_sum) <= 1e-9 * scale * cfg.view_radius &&
+                          boids::distance(got[i].velocity_sum, want.velocity_sum) <= 1e-9 * scale * 200.0;
+        wrong += same ? 0 : 1;
+    }
+    return wrong;
+}
+
+// n boids uniform in a square patch (2D) or a ball (3D) of `extent` at the origin's
+// corner of the world, headings uniform, speeds 60 to 160.
+template <class V>
+void packed_flock(std::uint64_t seed, std::size_t n, double extent, std::vector<V>& p, std::vector<V>& v) {
+    constexpr std::size_t D = boids::dimension_v<V>;
+    boids::random_stream rng(seed);
+    p.resize(n);
+    v.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        V x;
+        do {
+            x = boids::generate<V>([&](std::size_t) { return rng.uniform(-1.0, 1.0); });
+        } while (D == 3 && boids::dot(x, x) > 1.0);
+        p[i] = boids::generate<V>([&](std::size_t d) {
+            return D == 2 ? 10.0 + extent * 0.5 * (boids::get(x, d) + 1.0) : 1000.0 + 0.5 * extent * boids::get(x, d);
+        });
+        v[i] = boids::scale(boids::unit_direction<V>(rng.next()), rng.uniform(60.0, 160.0));
+    }
+}
+}  // namespace
+
+TEST_CASE("every boid of a packed flock on the kernel: its summary is brute force's, whatever the cone and cap",
+          "[flock][dense]") {
+    // 2,000 lesson boids (radius 60) packed into 800, 400 and 200 px squares: about
+    // 15, 60 and 230 neighbours each. Caps from one to none, with and without the cone.
+    for (auto edges : {boids::edges::toroidal, boids::edges::bounded})
+        for (double patch : {800.0, 400.0, 200.0}) {
+            std::vector<lab::vec2> p, v;
+            packed_flock(7, 2000, patch, p, v);
+            for (double angle : {270.0, 360.0})
+                for (std::size_t cap :
+                     {std::size_t(1), std::size_t(7), std::size_t(16), std::size_t(256), boids::no_cap}) {
+                    auto cfg = boids::lesson::config<lab::vec2>();
+                    cfg.world = boids::world<double, 2>::box(edges, {2000.0, 2000.0});
+                    cfg.view_angle = angle;
+                    cfg.max_neighbors = cap;
+                    boids::uniform_grid<lab::vec2> grid(cfg.world, cfg.view_radius);
+                    boids::flock_workspace<lab::vec2> ws;
+                    const auto got = summaries_of_step(cfg, p, v, grid, ws);
+                    CAPTURE(static_cast<int>(edges), patch, angle, cap, grid.cell_size());
+                    CHECK(ws.report.path == boids::flock_path::fused_kernel);
+                    CHECK(ws.report.boids_off_kernel == 0);
+                    CHECK(summaries_off_brute_force(cfg, p, v, got) == 0);
+                    // Capped where a boid sees far more than it keeps: the grid chose smaller cells.
+                    if (patch == 200.0 && cap <= 16) CHECK(grid.cell_size() < cfg.view_radius * 0.7);
+                }
+        }
+}
+
+TEST_CASE("every boid of a packed 3D flock on the kernel: its summary is brute force's", "[flock][dense]") {
+    for (double extent : {40.0, 20.0, 10.0}) {
+        std::vector<lab::vec3> p, v;
+        packed_flock(8, 1500, extent, p, v);
+        for (double angle : {300.0, 360.0})
+            for (std::size_t cap : {std::size_t(7), std::size_t(64), boids::no_cap}) {
+                auto cfg = cube_config(2000.0);
+                cfg.neighbors = boids::neighborhood_kind::metric;
+                cfg.view_radius = 4.0;
+                cfg.view_angle = angle;
+                cfg.max_neighbors = cap;
+                boids::uniform_grid<lab::vec3> grid(cfg.world, cfg.view_radius);
+                boids::flock_workspace<lab::vec3> ws;
+                const auto got = summaries_of_step(cfg, p, v, grid, ws);
+                CAPTURE(extent, angle, cap, grid.cell_size());
+                CHECK(ws.report.boids_off_kernel == 0);
+                CHECK(summaries_off_brute_force(cfg, p, v, got) == 0);
+            }
+    }
+}
+
+TEST_CASE("a packed flock's step is the same bits on 1 and 2 threads, and over any cell size the same neighbours",
+          "[flock][dense][threads]") {
+    std::vector<lab::vec2> p0, v0;
+    packed_flock(9, 3000, 200.0, p0, v0);
+    for (std::size_t cap : {std::size_t(7), std::size_t(256), boids::no_cap}) {
+        auto cfg = boids::lesson::config<lab::vec2>();
+        cfg.world = boids::world<double, 2>::box(boids::edges::toroidal, {2000.0, 2000.0});
+        cfg.max_neighbors = cap;
+        CAPTURE(cap);
+        const auto one = grid_steps(cfg, p0, v0, 4, boids::sequential{});
+        boids::thread_pool pool(2);
+        const auto pooled = grid_steps(cfg, p0, v0, 4, pool);
+        const auto counted = grid_steps(cfg, p0, v0, 4, boids::thread_count{2});
+        CHECK(same_bits(one.first, pooled.first));
+        CHECK(same_bits(one.second, pooled.second));
+        CHECK(same_bits(one.first, counted.first));
+        CHECK(same_bits(one.second, counted.second));
+        // The grid's own cells against cells of the user's: the same neighbours.
+        boids::uniform_grid<lab::vec2> own(cfg.world, cfg.view_radius);
+        boids::flock_workspace<lab::vec2> ws;
+        const auto reference = summaries_of_step(cfg, p0, v0, own, ws);
+        for (double cell : {60.0, 30.0, 11.0, 150.0}) {
+            boids::uniform_grid<lab::vec2> fixed(cfg.world, cell);
+            fixed.set_cell_size(cell);
+            REQUIRE_FALSE(fixed.picks_cell_size());
+            const auto got = summaries_of_step(cfg, p0, v0, fixed, ws);
+            CHECK(fixed.cell_size() == cell);
+            std::size_t differ = 0;
+            for (std::size_t i = 0; i < got.size(); ++i) {
+                const bool same = got[i].count == reference[i].count &&
+                                  boids::distance(got[i].offset_sum, reference[i].offset_sum) < 1e-9 * 60.0 * 300;
+                differ += same ? std::size_t(0) : std::size_t(1);
+            }
+            CAPTURE(cell);
+            CHECK(differ == 0);
+        }
+    }
+}
+
+TEST_CASE("a cap or k beyond the flock allocates by the flock: 1 << 30, SIZE_MAX and 0 count every neighbour",
+          "[flock][dense][finite]") {
+    std::vector<lab::vec2> p0, v0;
+    packed_flock(10, 800, 200.0, p0, v0);
+    auto cfg = boids::lesson::config<lab::vec2>();
+    cfg.world = boids::world<double, 2>::box(boids::edges::toroidal, {2000.0, 2000.0});
+    auto run = [&](std::size_t cap, auto& finder, boids::neighborhood_kind kind) {
+        auto c = cfg;
+        c.max_neighbors = cap;
+        c.neighbors = kind;
+        c.k = cap;
+        auto p = p0, v = v0;
+        boids::flock_workspace<lab::vec2> ws;
+        boids::flock_step(boids::span<lab::vec2>(p), boids::span<lab::vec2>(v), c, finder, ws, 1.0 / 60);
+        return std::make_pair(p, v);
+    };
+    boids::uniform_grid<lab::vec2> grid(cfg.world, cfg.view_radius);
+    boids::all_pairs<lab::vec2> pairs(cfg.world);
+    const auto metric = boids::neighborhood_kind::metric;
+    const auto none = run(boids::no_cap, grid, metric);
+    for (std::size_t cap : {std::size_t(1) << 30, std::numeric_limits<std::size_t>::max(), std::size_t(0)}) {
+        CAPTURE(cap);
+        const auto got = run(cap, grid, metric);
+        CHECK(same_bits(got.first, none.first));
+        CHECK(same_bits(got.second, none.second));
+        const auto per_boid = run(cap, pairs, metric);  // the per-boid path: its buffer grows by what it finds
+        CHECK(same_bits(per_boid.first, run(boids::no_cap, pairs, metric).first));
+        const auto topological = run(std::size_t(1) << 30, grid, boids::neighborhood_kind::topological);
+        CHECK(same_bits(topological.first, run(p0.size() - 1, grid, boids::neighborhood_kind::topological).first));
+    }
+}
