@@ -6,7 +6,8 @@
   - the top-level detail/ holds only what several concepts use, and includes only
     shared headers;
   - a configuration header (config.hpp) includes no internals;
-  - no header is longer than MAX_LINES.
+  - no header is longer than MAX_LINES;
+  - pi is spelled once (boids::pi<S>, config.hpp).
 
 Usage: check-layout.py [ROOT]   (exit 1 and one line per problem when any)
 """
@@ -57,6 +58,10 @@ for rel, text in sorted(headers.items()):
             problems.append('%s: the shared detail/ includes %s, a concept\'s header' % (rel, target))
         if os.path.basename(rel) == 'config.hpp' and is_detail(target):
             problems.append('%s: a configuration header includes internals (%s)' % (rel, target))
+pi_re = re.compile(r'3\.14159|6\.28318|1\.57079')
+for rel, text in sorted(headers.items()):
+    if rel != 'config.hpp' and pi_re.search(text):
+        problems.append('%s: writes pi out; use boids::pi<S>' % rel)
 for rel in sorted(headers):
     if rel.startswith('detail/') and rel.endswith('.hpp') and len(users.get(rel, ())) < 2:
         problems.append('detail/%s: used by %s only; it belongs in that concept\'s detail/' %

@@ -34,3 +34,15 @@ TEMPLATE_TEST_CASE("gauges on hand-checked flocks", "[gauges]", BOIDS_ALL_VEC_TY
     CHECK(boids::heading_order(boids::span<const V>(rest)) == S(0));
     CHECK(boids::polarization(boids::span<const V>(rest)) == S(0));
 }
+
+TEST_CASE("a gauge takes the vector type named first, or none, with a vector of velocities", "[gauges]") {
+    using V = plain_vec2;
+    const std::vector<V> v{test::make<V>(1, 0), test::make<V>(1, 0), test::make<V>(-1, 0), test::make<V>(0, 0)};
+    // |sum| / sum of speeds = 1 / 3, the same whichever way the call is spelled.
+    CHECK(boids::heading_order<V>(v) == Approx(1.0 / 3));
+    CHECK(boids::heading_order(v) == Approx(1.0 / 3));
+    CHECK(boids::heading_order<std::vector<V>>(v) == Approx(1.0 / 3));
+    CHECK(boids::polarization<V>(v) == Approx(1.0 / 3));
+    const std::vector<V> p{test::make<V>(0, 0), test::make<V>(3, 0), test::make<V>(3, 4)};
+    CHECK(boids::mean_nearest_distance<V>(p) == Approx(10.0 / 3));
+}

@@ -39,6 +39,10 @@ struct validation {
     [[nodiscard]] constexpr explicit operator bool() const noexcept { return ok(); }
 };
 
+// pi in the scalar type S (float, double): the one spelling of it in the library.
+template <class S>
+inline constexpr S pi = static_cast<S>(3.141592653589793238462643383279502884L);
+
 namespace detail {
 // Returns the first failure of a chain of checks.
 [[nodiscard]] constexpr validation fail(const char* field, const char* reason) noexcept {

@@ -55,10 +55,10 @@ struct banking_flight {
         if (!positive(preferred_speed)) return detail::fail("preferred_speed", "must be finite and > 0");
         if (!positive(max_acceleration)) return detail::fail("max_acceleration", "must be finite and > 0");
         if (!non_negative(response_time)) return detail::fail("response_time", "must be finite and >= 0");
-        if (!(non_negative(pitch_limit) && pitch_limit <= S(1.5707963267948966)))
+        if (!(non_negative(pitch_limit) && pitch_limit <= pi<S> / S(2)))
             return detail::fail("pitch_limit", "must be in [0, pi/2] rad");
         if (!non_negative(pitch_stiffness)) return detail::fail("pitch_stiffness", "must be finite and >= 0");
-        if (!(non_negative(max_bank) && max_bank <= S(1.5707963267948966)))
+        if (!(non_negative(max_bank) && max_bank <= pi<S> / S(2)))
             return detail::fail("max_bank", "must be in [0, pi/2] rad");
         if (!non_negative(max_lift_g)) return detail::fail("max_lift_g", "must be finite and >= 0");
         if (!non_negative(roll_in_time) || !non_negative(roll_out_time) || !non_negative(lift_time))

@@ -21,6 +21,12 @@ namespace detail {
 template <class Range>
 using element_of = std::remove_cv_t<std::remove_reference_t<decltype(std::declval<const Range&>()[0])>>;
 
+// A gauge's V: the one named (heading_order<vec>(v)) or, with none, what the range holds.
+struct deduced {};
+template <class Named, class Range>
+using vector_for =
+    std::conditional_t<std::is_same_v<Named, deduced> || std::is_same_v<Named, Range>, element_of<Range>, Named>;
+
 template <class Range, class = void>
 struct is_contiguous : std::false_type {};
 template <class Range>
@@ -36,9 +42,11 @@ template <class Range>
 }  // namespace detail
 
 // With any finder (built here on `positions`); all_pairs when none is given.
-template <class Positions, class Finder, class V = detail::element_of<Positions>,
+template <class Named = detail::deduced, class Positions, class Finder, class V = detail::vector_for<Named, Positions>,
           class = std::enable_if_t<!std::is_same_v<std::remove_cv_t<Finder>, world_for<V>>>>
 [[nodiscard]] scalar_t<V> mean_nearest_distance(const Positions& positions, Finder& finder) {
+    static_assert(std::is_same_v<V, detail::element_of<Positions>>,
+                  "mean_nearest_distance<V>: the positions must hold V");
     using S = scalar_t<V>;
     finder.build(detail::view_of(positions));
     neighbor<S, dimension_v<V>> slot[1];
@@ -54,14 +62,17 @@ template <class Positions, class Finder, class V = detail::element_of<Positions>
     }
     return count == 0 ? S(0) : static_cast<S>(sum / static_cast<double>(count));
 }
-template <class Positions, class V = detail::element_of<Positions>>
+template <class Named = detail::deduced, class Positions, class V = detail::vector_for<Named, Positions>>
 [[nodiscard]] scalar_t<V> mean_nearest_distance(const Positions& positions, const world_for<V>& world = {}) {
+    static_assert(std::is_same_v<V, detail::element_of<Positions>>,
+                  "mean_nearest_distance<V>: the positions must hold V");
     all_pairs<V> finder(world);
-    return boids::mean_nearest_distance(positions, finder);
+    return boids::mean_nearest_distance<V>(positions, finder);
 }
 
-template <class Velocities, class V = detail::element_of<Velocities>>
+template <class Named = detail::deduced, class Velocities, class V = detail::vector_for<Named, Velocities>>
 [[nodiscard]] scalar_t<V> heading_order(const Velocities& velocities) noexcept {
+    static_assert(std::is_same_v<V, detail::element_of<Velocities>>, "heading_order<V>: the velocities must hold V");
     using S = scalar_t<V>;
     V sum = boids::zero<V>();
     double speed = 0;
@@ -75,8 +86,9 @@ template <class Velocities, class V = detail::element_of<Velocities>>
     return static_cast<S>(static_cast<double>(boids::length(sum)) / speed);
 }
 
-template <class Velocities, class V = detail::element_of<Velocities>>
+template <class Named = detail::deduced, class Velocities, class V = detail::vector_for<Named, Velocities>>
 [[nodiscard]] scalar_t<V> polarization(const Velocities& velocities) noexcept {
+    static_assert(std::is_same_v<V, detail::element_of<Velocities>>, "polarization<V>: the velocities must hold V");
     using S = scalar_t<V>;
     V sum = boids::zero<V>();
     std::size_t count = 0;

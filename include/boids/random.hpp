@@ -5,6 +5,7 @@
 #pragma once
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 #include "vector.hpp"
 
 namespace boids {
@@ -37,22 +38,29 @@ struct random_stream {
         z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
         return z ^ (z >> 31);
     }
-    // Uniform in [lo, hi).
-    constexpr double uniform(double lo = 0.0, double hi = 1.0) noexcept { return lo + (hi - lo) * unit_double(next()); }
+    // Uniform in [lo, hi): a double, or a float when both bounds are floats (so that
+    // `vec2{rng.uniform(0.f, w), rng.uniform(0.f, h)}` does not narrow). Drawn in double.
+    constexpr double uniform() noexcept { return unit_double(next()); }
+    template <class Lo, class Hi, class = std::enable_if_t<std::is_arithmetic_v<Lo> && std::is_arithmetic_v<Hi>>>
+    constexpr auto uniform(Lo lo, Hi hi) noexcept {
+        using R = std::conditional_t<std::is_same_v<Lo, float> && std::is_same_v<Hi, float>, float, double>;
+        const double l = static_cast<double>(lo), h = static_cast<double>(hi);
+        return static_cast<R>(l + (h - l) * unit_double(next()));
+    }
     // Two independent standard normals from one Box-Muller draw (half the cost of
     // two normal() calls).
     void normal_pair(double& a, double& b) noexcept {
         const double u1 = 1.0 - unit_double(next());  // (0, 1]
         const double u2 = unit_double(next());
         const double r = std::sqrt(-2.0 * std::log(u1));
-        a = r * std::cos(6.283185307179586 * u2);
-        b = r * std::sin(6.283185307179586 * u2);
+        a = r * std::cos(2.0 * pi<double> * u2);
+        b = r * std::sin(2.0 * pi<double> * u2);
     }
     // Standard normal (Box-Muller; one value per call, deterministic).
     double normal() noexcept {
         const double u1 = 1.0 - unit_double(next());  // (0, 1]
         const double u2 = unit_double(next());
-        return std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
+        return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * pi<double> * u2);
     }
 };
 
@@ -60,7 +68,7 @@ struct random_stream {
 template <class V>
 [[nodiscard]] V unit_direction(std::uint64_t bits) noexcept {
     using S = scalar_t<V>;
-    const double a = 6.283185307179586 * unit_double(mix64(bits));
+    const double a = 2.0 * pi<double> * unit_double(mix64(bits));
     if constexpr (dimension_v<V> == 2) {
         return boids::generate<V>([&](std::size_t i) { return S(i == 0 ? std::cos(a) : std::sin(a)); });
     } else {

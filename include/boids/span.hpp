@@ -45,4 +45,29 @@ private:
 template <class C>
 span(C&) -> span<std::remove_pointer_t<decltype(std::declval<C&>().data())>>;
 
+namespace detail {
+template <class T>
+struct identity {
+    using type = T;
+};
+// A parameter that takes part in no deduction: where V comes from another argument
+// (a config, an anchor), a std::vector or std::array of V converts to the span.
+template <class T>
+using identity_t = typename identity<T>::type;
+
+template <class T>
+struct is_span : std::false_type {};
+template <class T>
+struct is_span<span<T>> : std::true_type {};
+// A contiguous container that is not a span (std::vector, std::array), and the
+// span over it: for functions whose V comes from nothing but the span.
+template <class C, class = void>
+struct is_container : std::false_type {};
+template <class C>
+struct is_container<C, std::void_t<decltype(std::declval<C&>().data()), decltype(std::declval<C&>().size())>>
+    : std::bool_constant<!is_span<std::remove_cv_t<C>>::value> {};
+template <class C>
+using if_container = std::enable_if_t<is_container<std::remove_reference_t<C>>::value>;
+}  // namespace detail
+
 }  // namespace boids

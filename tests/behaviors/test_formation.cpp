@@ -3,6 +3,8 @@
 #include "test_support.hpp"
 #include <boids/behaviors/formation.hpp>
 #include <boids/random.hpp>
+#include <algorithm>
+#include <array>
 #include <numeric>
 #include <vector>
 
@@ -240,4 +242,31 @@ TEST_CASE("user-given slots narrow through fit_width like the patterns", "[forma
     CHECK(closest(slots) >= 2.0 * (1 - 1e-6));
     CHECK(slots[0].x == 0);          // the point stays in front
     CHECK(slots[1].y > slots[2].y);  // the left one stays left
+}
+
+TEMPLATE_TEST_CASE("the formation functions take std::vector and std::array as they take spans", "[formation]",
+                   BOIDS_ALL_VEC_TYPES) {
+    using V = TestType;
+    using S = boids::scalar_t<V>;
+    boids::formation_workspace ws;
+    const boids::formation_shape<S> shape{boids::formation_pattern::wedge, S(2), S(100)};
+    std::vector<V> local(7), by_span(7);
+    boids::formation_slots(shape, local, ws);
+    boids::formation_slots(shape, boids::span<V>(by_span), ws);
+    for (std::size_t i = 0; i < local.size(); ++i) CHECK(boids::distance_squared(local[i], by_span[i]) == S(0));
+    std::array<V, 7> fitted{};
+    std::copy(local.begin(), local.end(), fitted.begin());
+    boids::fit_width(fitted, S(2), S(3), ws);
+    CHECK(width(std::vector<V>(fitted.begin(), fitted.end())) <= 3.0 + 1e-9);
+
+    std::vector<V> world(7);
+    boids::place_slots(test::make<V>(10, 0), test::make<V>(0, 1), local, world);
+    // The wedge's slot 0 is the anchor's own place.
+    CHECK(test::len(boids::sub(world[0], test::make<V>(10, 0))) < 1e-5);
+
+    std::vector<V> members(world.rbegin(), world.rend());
+    std::vector<std::size_t> slot_of(7);
+    const double cost = boids::assign_slots(members, world, slot_of, ws);
+    CHECK(cost < 1e-6);
+    for (std::size_t m = 0; m < 7; ++m) CHECK(slot_of[m] == 6 - m);
 }

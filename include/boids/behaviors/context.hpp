@@ -28,7 +28,7 @@ struct context_steering {
 
     [[nodiscard]] static V direction(std::size_t i) noexcept {
         if constexpr (dimension_v<V> == 2) {
-            const S a = S(6.283185307179586) * static_cast<S>(i) / static_cast<S>(N);
+            const S a = S(2) * pi<S> * static_cast<S>(i) / static_cast<S>(N);
             return boids::generate<V>([&](std::size_t d) { return d == 0 ? std::cos(a) : std::sin(a); });
         } else {
             const S z = S(1) - S(2) * (static_cast<S>(i) + S(0.5)) / static_cast<S>(N);

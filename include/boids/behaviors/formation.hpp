@@ -114,7 +114,7 @@ void formation_slots(const formation_shape<scalar_t<V>>& shape, span<V> out, for
     const std::size_t per_rank =
         std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(std::sqrt(static_cast<double>(n)) - 1e-9)));
     // Neighbours on the ring a chord of one spacing apart.
-    const S ring = n > 1 ? std::max(s, s / (S(2) * std::sin(S(3.141592653589793) / static_cast<S>(n)))) : s;
+    const S ring = n > 1 ? std::max(s, s / (S(2) * std::sin(pi<S> / static_cast<S>(n)))) : s;
     for (std::size_t i = 0; i < n; ++i) {
         const S k = static_cast<S>((i + 1) / 2);
         const S side = i % 2 == 1 ? S(1) : S(-1);  // odd slots to the left
@@ -123,7 +123,7 @@ void formation_slots(const formation_shape<scalar_t<V>>& shape, span<V> out, for
         case formation_pattern::column: out[i] = detail::local_point<V>(-static_cast<S>(i) * s, S(0)); break;
         case formation_pattern::wedge: out[i] = detail::local_point<V>(-k * diag, side * k * diag); break;
         case formation_pattern::circle: {
-            const S a = S(6.283185307179586) * static_cast<S>(i) / static_cast<S>(n);
+            const S a = S(2) * pi<S> * static_cast<S>(i) / static_cast<S>(n);
             out[i] = detail::local_point<V>(ring * std::cos(a), ring * std::sin(a));
             break;
         }
@@ -140,7 +140,8 @@ void formation_slots(const formation_shape<scalar_t<V>>& shape, span<V> out, for
 // The slots in the world: the anchor's position plus each local slot turned to its
 // heading (local_frame: a zero heading faces +x).
 template <class V>
-void place_slots(const V& anchor, const V& heading, span<const V> local, span<V> world) noexcept {
+void place_slots(const V& anchor, const V& heading, detail::identity_t<span<const V>> local,
+                 detail::identity_t<span<V>> world) noexcept {
     const local_frame<V> frame = local_frame<V>::from_heading(heading);
     const std::size_t n = std::min(local.size(), world.size());
     for (std::size_t i = 0; i < n; ++i) world[i] = boids::add(anchor, frame.to_world(local[i]));
@@ -229,6 +230,28 @@ double assign_slots(span<const V> members, span<const V> slots, span<std::size_t
             total += cost(ws.row_of[j] - 1, j - 1);
         }
     return total;
+}
+
+// The same over std::vector or std::array (V is what they hold).
+template <class Slots, class = detail::if_container<Slots>>
+void fit_width(Slots& slots, scalar_t<std::remove_pointer_t<decltype(slots.data())>> spacing,
+               scalar_t<std::remove_pointer_t<decltype(slots.data())>> max_width, formation_workspace& ws) {
+    using V = std::remove_pointer_t<decltype(slots.data())>;
+    boids::fit_width(span<V>(slots), spacing, max_width, ws);
+}
+template <class Slots, class V = std::remove_pointer_t<decltype(std::declval<Slots&>().data())>,
+          class = detail::if_container<Slots>>
+void formation_slots(const formation_shape<scalar_t<V>>& shape, Slots& out, formation_workspace& ws) {
+    boids::formation_slots(shape, span<V>(out), ws);
+}
+template <class Members, class Slots, class SlotOf,
+          class = std::enable_if_t<detail::is_container<Members>::value || detail::is_container<Slots>::value ||
+                                   detail::is_container<std::remove_reference_t<SlotOf>>::value>>
+double assign_slots(const Members& members, const Slots& slots, SlotOf&& slot_of, formation_workspace& ws,
+                    std::size_t optimal_up_to = 300) {
+    using V = std::remove_cv_t<std::remove_pointer_t<decltype(members.data())>>;
+    return boids::assign_slots(span<const V>(members.data(), members.size()), span<const V>(slots.data(), slots.size()),
+                               span<std::size_t>(slot_of.data(), slot_of.size()), ws, optimal_up_to);
 }
 
 // How fast the anchor may go, as a fraction of its own speed, when the member

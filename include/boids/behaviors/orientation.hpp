@@ -23,7 +23,7 @@ namespace boids {
 
 template <class S>
 struct angular_limits {
-    S max_angular_speed = S(3.141592653589793);          // rad / s
+    S max_angular_speed = pi<S>;                         // rad / s
     S max_angular_acceleration = S(12.566370614359172);  // rad / s^2
     S reaction_time = S(0.15);                           // s: how long closing the angular velocity gap takes
 
@@ -49,7 +49,7 @@ template <class S>
 [[nodiscard]] S wrap_angle(S a) noexcept {
     static_assert(std::is_floating_point_v<S>, "wrap_angle: a floating-point angle");
     if (!std::isfinite(a)) return S(0);
-    return std::remainder(a, S(6.283185307179586));
+    return std::remainder(a, S(2) * pi<S>);
 }
 
 // The signed turn (rad, in [-pi, pi]) from angle `from` to angle `to`.
@@ -111,7 +111,7 @@ template <class V>
     const scalar_t<V> s = boids::length(axis), c = boids::dot(f, d);
     if (!(s > scalar_t<V>(1e-7))) {
         if (c >= 0) return boids::zero<V>();
-        return boids::scale(up, scalar_t<V>(3.141592653589793));
+        return boids::scale(up, pi<scalar_t<V>>);
     }
     return boids::scale(axis, std::atan2(s, c) / s);
 }

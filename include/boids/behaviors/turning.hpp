@@ -31,7 +31,7 @@ struct turning_limits {
     [[nodiscard]] S max_turn(S speed, S dt) const noexcept {
         S rate = max_turn_rate;
         if (min_turn_radius > S(0)) rate = std::min(rate, speed / min_turn_radius);
-        return std::min(rate * dt, S(3.141592653589793));
+        return std::min(rate * dt, pi<S>);
     }
     // The tightest circle the mover can drive at `speed` with at most `max_force`
     // across its velocity.

@@ -38,7 +38,8 @@ template <class V>
 // The summary of boid i's neighbours (as a finder reported them), summed in the
 // order given, with `sep`'s push: what flock_step hands a blend.
 template <class V>
-[[nodiscard]] neighborhood_summary<V> summarize(std::size_t i, span<const V> velocities, neighborhood<V> nbrs,
+[[nodiscard]] neighborhood_summary<V> summarize(std::size_t i, detail::identity_t<span<const V>> velocities,
+                                                detail::identity_t<neighborhood<V>> nbrs,
                                                 const separation<V>& sep) noexcept {
     neighborhood_summary<V> s;
     bool any_coincident = false;
@@ -97,8 +98,9 @@ using cohesion_rule = detail::summed_rule<V, cohesion<V>, &neighborhood_summary<
 // The acceleration of boid i from the neighbours found for it, summed in the
 // order given. Boids whose own state is not finite get none.
 template <class V>
-[[nodiscard]] V flock_acceleration(std::size_t i, span<const V> positions, span<const V> velocities,
-                                   neighborhood<V> nbrs, const flock_config<V>& cfg) noexcept {
+[[nodiscard]] V flock_acceleration(std::size_t i, detail::identity_t<span<const V>> positions,
+                                   detail::identity_t<span<const V>> velocities,
+                                   detail::identity_t<neighborhood<V>> nbrs, const flock_config<V>& cfg) noexcept {
     const V& p = positions[i];
     const V& v = velocities[i];
     if (!boids::is_finite(p) || !boids::is_finite(v)) return boids::zero<V>();
@@ -138,8 +140,8 @@ template <class V>
 // Finds boid i's neighbours with `finder` into `buffer` (capacity >= 1) and
 // returns them sorted by index.
 template <class V, class Finder>
-[[nodiscard]] neighborhood<V> find_neighbors(std::size_t i, const Finder& finder, span<const V> velocities,
-                                             const flock_config<V>& cfg,
+[[nodiscard]] neighborhood<V> find_neighbors(std::size_t i, const Finder& finder,
+                                             detail::identity_t<span<const V>> velocities, const flock_config<V>& cfg,
                                              span<neighbor<scalar_t<V>, dimension_v<V>>> buffer) {
     using S = scalar_t<V>;
     constexpr std::size_t D = dimension_v<V>;
@@ -168,8 +170,8 @@ namespace detail {
 // and the neighbourhood, never by k or the cap). A crowd of more than the cap is cut
 // to its nearest by selection, then ranked (distance, then index) as k_nearest ranks.
 template <class V, class Finder>
-[[nodiscard]] neighborhood<V> gather_neighbors(std::size_t i, const Finder& finder, span<const V> velocities,
-                                               const flock_config<V>& cfg,
+[[nodiscard]] neighborhood<V> gather_neighbors(std::size_t i, const Finder& finder,
+                                               detail::identity_t<span<const V>> velocities, const flock_config<V>& cfg,
                                                std::vector<neighbor<scalar_t<V>, dimension_v<V>>>& buffer) {
     using S = scalar_t<V>;
     constexpr std::size_t D = dimension_v<V>;

@@ -29,15 +29,6 @@
 namespace boids {
 
 namespace detail {
-template <class T>
-struct identity {
-    using type = T;
-};
-// A parameter that takes part in no deduction: flock_step's V comes from the config,
-// so a std::vector or std::array of V converts to the span.
-template <class T>
-using identity_t = typename identity<T>::type;
-
 // Tells a dense grid the query of this step, so that it sizes its cells for the flock.
 template <class V, class Grid>
 void serve_step_queries(Grid& grid, const flock_config<V>& cfg, std::size_t n) noexcept {

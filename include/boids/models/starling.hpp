@@ -200,7 +200,7 @@ private:
                                                          static_cast<double>(st_.settings.disturbance_max_gap));
         // The edge patch: the bird farthest out along a random horizontal direction,
         // and every bird within max(2 m, 0.42 E) of it.
-        const double angle = 6.283185307179586 * st_.scene_rng.uniform();
+        const double angle = 2.0 * pi<double> * st_.scene_rng.uniform();
         const double dx = std::cos(angle), dz = std::sin(angle);
         double cx = 0, cz = 0;
         std::size_t finite = 0;

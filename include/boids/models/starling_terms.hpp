@@ -73,7 +73,7 @@ struct ou_noise {
 // A disturbance's pulse: e(t) = a sin(pi (t - t0) / T) while t0 <= t <= t0 + T, else 0.
 [[nodiscard]] inline double pulse(double t, double t0, double amplitude, double duration) noexcept {
     if (!(duration > 0) || t < t0 || t > t0 + duration) return 0.0;
-    return amplitude * std::sin(3.14159265358979323846 * (t - t0) / duration);
+    return amplitude * std::sin(pi<double> * (t - t0) / duration);
 }
 
 // The horizontal unit vector to the bird's left for a horizontal heading h:

@@ -63,7 +63,7 @@ struct vision_cone {
         return c;
     }
     [[nodiscard]] static S cos_half_of(S view_angle_degrees) noexcept {
-        const S half = std::fmax(view_angle_degrees, S(0)) * S(0.5) * S(3.14159265358979323846 / 180.0);
+        const S half = std::fmax(view_angle_degrees, S(0)) * S(0.5) * S(pi<double> / 180.0);
         return std::cos(half);
     }
 

@@ -49,7 +49,6 @@ template <class V>
                                                        bool within_radius = true) noexcept {
     using S = scalar_t<V>;
     constexpr std::size_t D = dimension_v<V>;
-    constexpr double pi = 3.14159265358979323846;
     const double per_cell = boids_per_cell_seen(g);
     if (!(per_cell > 1)) return {radius, false};
     double volume = 1;  // of a cell as built
@@ -57,13 +56,15 @@ template <class V>
     const double density = per_cell / volume;
     const double share = std::fmin(std::fmax(static_cast<double>(seen), 0.05), 1.0);
     const double r = static_cast<double>(radius);
-    const double ball = D == 2 ? pi * r * r : D == 3 ? 4.0 / 3.0 * pi * r * r * r : std::pow(2 * r, double(D));
+    const double ball = D == 2   ? pi<double> * r * r
+                        : D == 3 ? 4.0 / 3.0 * pi<double> * r * r * r
+                                 : std::pow(2 * r, double(D));
     if (nearest != std::numeric_limits<std::size_t>::max() &&
         density * ball * share > 2.0 * static_cast<double>(nearest)) {
         // The nearest within a ball of volume nearest / (share density).
         const double k_ball = static_cast<double>(nearest) / (share * density);
-        const double k_radius = D == 2   ? std::sqrt(k_ball / pi)
-                                : D == 3 ? std::cbrt(k_ball * 3.0 / (4.0 * pi))
+        const double k_radius = D == 2   ? std::sqrt(k_ball / pi<double>)
+                                : D == 3 ? std::cbrt(k_ball * 3.0 / (4.0 * pi<double>))
                                          : std::pow(k_ball, 1.0 / double(D)) * 0.5;
         // (Twice that radius in 2D; in 3D, where the box of cells around a boid's own
         // holds 27 cells, not 9, one and a half times.)

@@ -39,8 +39,8 @@ template <class V, bool Hashed>
     for (std::size_t d = 0; d < dim; ++d) cell_volume *= static_cast<double>(lay.w[d]);
     const double density = static_cast<double>(std::max<std::size_t>(block_count, 2) - 1) /
                            (static_cast<double>(block_cells) * cell_volume);
-    const double ball = dim == 2 ? 3.14159265358979323846 : 4.18879020478639098;  // pi, 4 pi / 3
-    const double volume = 1.6 * static_cast<double>(k) / (density * ball);        // of the ball to scan
+    const double ball = dim == 2 ? pi<double> : 4.0 * pi<double> / 3.0;     // pi, 4 pi / 3
+    const double volume = 1.6 * static_cast<double>(k) / (density * ball);  // of the ball to scan
     const double guess2 = dim == 2 ? volume : std::cbrt(volume) * std::cbrt(volume);
     return static_cast<scalar_t<V>>(std::min(guess2, static_cast<double>(std::numeric_limits<scalar_t<V>>::max())));
 }
