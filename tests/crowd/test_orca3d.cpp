@@ -4,7 +4,10 @@
 #include "test_support.hpp"
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 #include <vector>
+#include <boids/crowd/obstacles2d.hpp>
+#include <boids/crowd/obstacles3d.hpp>
 #include <boids/crowd/orca.hpp>
 #include <boids/neighbors/all_pairs.hpp>
 #include <boids/neighbors/uniform_grid.hpp>
@@ -135,7 +138,10 @@ TEST_CASE("3D: 100 agents on a sphere swap sides through its centre, no overlap,
 }
 
 TEST_CASE("3D obstacles: agents go round a sphere and never sink through the floor", "[crowd3d][obstacles]") {
-    boids::crowd_obstacles3<V> o;
+    // One name in 2D and 3D: the dimension picks the class.
+    static_assert(std::is_same_v<boids::crowd_obstacles<V>, boids::crowd_obstacles3<V>>);
+    static_assert(std::is_same_v<boids::crowd_obstacles<lab::vec2>, boids::crowd_obstacles2<lab::vec2>>);
+    boids::crowd_obstacles<V> o;
     CHECK_FALSE(o.add_sphere(V{0, 0, 0}, 0));
     CHECK_FALSE(o.add_plane(V{0, 0, 0}, V{0, 0, 0}));
     REQUIRE(o.add_sphere(V{0, 0, 5}, 4));

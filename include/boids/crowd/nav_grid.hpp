@@ -54,7 +54,7 @@ public:
     static constexpr std::size_t none = std::numeric_limits<std::size_t>::max();
 
     // An empty grid (no cells) when the area is not valid: see problem().
-    nav_grid(const crowd_obstacles<V>& obstacles, const nav_area<V>& area) : obstacles_(&obstacles), area_(area) {
+    nav_grid(const crowd_obstacles2<V>& obstacles, const nav_area<V>& area) : obstacles_(&obstacles), area_(area) {
         problem_ = area.validate();
         if (!problem_) return;
         x0_ = boids::get(area.lower, 0);
@@ -84,7 +84,7 @@ public:
 
     [[nodiscard]] validation problem() const noexcept { return problem_; }
     [[nodiscard]] const nav_area<V>& area() const noexcept { return area_; }
-    [[nodiscard]] const crowd_obstacles<V>& obstacles() const noexcept { return *obstacles_; }
+    [[nodiscard]] const crowd_obstacles2<V>& obstacles() const noexcept { return *obstacles_; }
     [[nodiscard]] std::size_t columns() const noexcept { return columns_; }
     [[nodiscard]] std::size_t rows() const noexcept { return rows_; }
     [[nodiscard]] std::size_t size() const noexcept { return flags_.size(); }
@@ -261,7 +261,7 @@ private:
     static constexpr std::uint8_t inside_flag = 1, near_flag = 2;
 
     // Cells whose centre lies inside a polygon, or outside a boundary.
-    bool mark_inside(const typename crowd_obstacles<V>::outline& o) {
+    bool mark_inside(const typename crowd_obstacles2<V>::outline& o) {
         if (o.count < 3) return false;  // a wall has no inside
         const auto& edges = obstacles_->edges();
         bool changed = false;
@@ -304,7 +304,7 @@ private:
 
     // Cells with a point closer to an edge than the clearance: their centre lies
     // within clearance + half the cell's diagonal.
-    bool mark_near(const typename crowd_obstacles<V>::outline& o) {
+    bool mark_near(const typename crowd_obstacles2<V>::outline& o) {
         const auto& edges = obstacles_->edges();
         const S reach = area_.clearance + h_ * S(0.7071068);
         const S reach2 = reach * reach;
@@ -378,7 +378,7 @@ private:
         return static_cast<std::size_t>(std::clamp(a, S(0), static_cast<S>(rows_)));
     }
 
-    const crowd_obstacles<V>* obstacles_;
+    const crowd_obstacles2<V>* obstacles_;
     nav_area<V> area_;
     validation problem_{};
     S x0_ = S(0), y0_ = S(0), h_ = S(1);

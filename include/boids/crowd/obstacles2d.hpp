@@ -18,14 +18,15 @@
 #include "../span.hpp"
 #include "../vector.hpp"
 #include "detail/linear_program2d.hpp"
+#include "detail/obstacles_by_dimension.hpp"
 
 namespace boids {
 
 template <class V>
-class crowd_obstacles {
+class crowd_obstacles2 {
 public:
     using S = scalar_t<V>;
-    static_assert(dimension_v<V> == 2, "crowd_obstacles: 2D (3D crowds use crowd_obstacles3)");
+    static_assert(dimension_v<V> == 2, "crowd_obstacles2: 2D (crowd_obstacles<V> picks by dimension)");
 
     // One edge of a polygon, from its vertex to the next one's.
     struct edge {
@@ -38,7 +39,7 @@ public:
 
     // bucket: the side of the grid's square buckets (length); about the neighbour
     // distance suits most scenes.
-    explicit crowd_obstacles(S bucket = S(10)) noexcept
+    explicit crowd_obstacles2(S bucket = S(10)) noexcept
         : bucket_(bucket > S(0) && std::isfinite(bucket) ? bucket : S(10)) {}
 
     // A polygon agents stay out of, vertices counterclockwise. Two vertices make a wall

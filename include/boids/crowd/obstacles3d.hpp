@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <vector>
 #include "../vector.hpp"
+#include "detail/obstacles_by_dimension.hpp"
 
 namespace boids {
 
@@ -15,7 +16,7 @@ template <class V>
 class crowd_obstacles3 {
 public:
     using S = scalar_t<V>;
-    static_assert(dimension_v<V> == 3, "crowd_obstacles3: 3D (2D crowds use crowd_obstacles)");
+    static_assert(dimension_v<V> == 3, "crowd_obstacles3: 3D (crowd_obstacles<V> picks by dimension)");
     struct sphere {
         V centre;
         S radius;

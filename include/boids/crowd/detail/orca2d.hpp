@@ -161,7 +161,7 @@ void decide_giving_way(const crowd_agents<V>& agents, span<const scalar_t<V>> wa
 }
 
 template <class V, class Finder, class Executor>
-void crowd_step(const crowd_agents<V>& agents, const crowd_obstacles<V>* obstacles,
+void crowd_step(const crowd_agents<V>& agents, const crowd_obstacles2<V>* obstacles,
                 const crowd_config<scalar_t<V>>& cfg, Finder& finder, crowd_workspace<V>& ws, Executor&& executor) {
     using S = scalar_t<V>;
     BOIDS_ASSERT(cfg.validate(), "crowd_step: invalid crowd_config (call validate() for the reason)");
