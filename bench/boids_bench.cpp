@@ -502,7 +502,7 @@ void starling_cloud_after(std::size_t n, double seconds, std::vector<lab::fvec3>
                           boids::starling::flock<lab::fvec3>& f, std::size_t every) {
     boids::starling::params<float> m;
     m.perception_every = every;
-    lab::starling_cloud(1, n, m, p, v);
+    boids::starling::starting_cloud(1, n, m, p, v);
     f.reset(m, n);
     const auto steps = static_cast<std::size_t>(seconds * 30);
     for (std::size_t s = 0; s < steps; ++s) f.step(boids::span<lab::fvec3>(p), boids::span<lab::fvec3>(v));

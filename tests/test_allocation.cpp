@@ -95,7 +95,7 @@ TEST_CASE("a steady-state topological step whose boids finish in batches allocat
 TEST_CASE("a steady-state starling step allocates nothing, disturbances included", "[starling][allocation]") {
     lab::starling_options o;
     std::vector<lab::fvec3> p, v;
-    lab::starling_cloud(1, 400, o.model, p, v);
+    boids::starling::starting_cloud(1, 400, o.model, p, v);
     boids::starling::flock<lab::fvec3> f(o.model, p.size());
     boids::span<lab::fvec3> ps(p), vs(v);
     for (int s = 0; s < 30; ++s) f.step(ps, vs);  // the first steps size every buffer

@@ -161,7 +161,7 @@ struct starling_scene {
 
     void reset() {
         params.seed = seed;
-        lab::starling_cloud(seed, static_cast<std::size_t>(count), params, positions, velocities);
+        boids::starling::starting_cloud(seed, static_cast<std::size_t>(count), params, positions, velocities);
         model.reset(params, positions.size());
         pending = 0;
     }

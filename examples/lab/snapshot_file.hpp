@@ -11,8 +11,6 @@ namespace lab {
 // The lab's own snapshot kinds.
 inline constexpr auto vehicle_snapshot =
     static_cast<boids::snapshot_kind>(static_cast<std::uint32_t>(boids::snapshot_kind::user) + 1);
-inline constexpr auto starlings_snapshot =
-    static_cast<boids::snapshot_kind>(static_cast<std::uint32_t>(boids::snapshot_kind::user) + 2);
 
 inline bool write_snapshot(const std::string& path, const std::vector<unsigned char>& bytes, std::string& error) {
     return write_file_atomically(path, std::string(bytes.begin(), bytes.end()), error);

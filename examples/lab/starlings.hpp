@@ -38,33 +38,6 @@ struct starling_options {
     std::string save, load;
 };
 
-// The scene: birds uniform in a ball of radius E around (0, 20, 0), all heading
-// one seeded horizontal direction at v0, each a little off it.
-inline void starling_cloud(std::uint64_t seed, std::size_t birds, const boids::starling::params<float>& p,
-                           std::vector<fvec3>& positions, std::vector<fvec3>& velocities) {
-    const double e = boids::starling::size_scale(static_cast<double>(birds));
-    boids::random_stream rng(boids::hash_combine(seed, 0xC10Du));
-    const double heading = 6.283185307179586 * rng.uniform();
-    const double v0 = static_cast<double>(p.flight.preferred_speed);
-    positions.resize(birds);
-    velocities.resize(birds);
-    for (std::size_t i = 0; i < birds; ++i) {
-        double x, y, z;
-        do {  // uniform in the unit ball
-            x = rng.uniform(-1, 1);
-            y = rng.uniform(-1, 1);
-            z = rng.uniform(-1, 1);
-        } while (x * x + y * y + z * z > 1);
-        positions[i] = {static_cast<float>(e * x), static_cast<float>(20 + e * y), static_cast<float>(e * z)};
-        // One draw a statement: the order the stream is read in is written down.
-        const double nx = rng.normal();
-        const double ny = rng.normal();
-        const double nz = rng.normal();
-        velocities[i] = {static_cast<float>(v0 * (std::cos(heading) + 0.1 * nx)), static_cast<float>(v0 * 0.05 * ny),
-                         static_cast<float>(v0 * (std::sin(heading) + 0.1 * nz))};
-    }
-}
-
 // What the run measured, over every step after its first 5 s.
 struct starling_stats {
     double speed_min = 1e300, speed_max = 0, altitude_min = 1e300, altitude_max = -1e300;
@@ -156,35 +129,17 @@ inline bool parse_starlings(const arguments& args, starling_options& o, std::str
     return true;
 }
 
-// The run's state: the birds' positions and velocities and the flock's own snapshot.
+// The run's state: the flock's snapshot with its birds' positions and velocities.
 inline std::vector<unsigned char> save_starlings(const boids::starling::flock<fvec3>& f, const std::vector<fvec3>& p,
                                                  const std::vector<fvec3>& v) {
-    std::vector<unsigned char> inner, bytes;
-    f.save(inner);
-    boids::snapshot_writer w(bytes);
-    w.begin(starlings_snapshot, 4, 3, p.size());
-    w.put_array(boids::span<const fvec3>(p));
-    w.put_array(boids::span<const fvec3>(v));
-    w.put_bytes(boids::span<const unsigned char>(inner));
-    w.finish();
+    std::vector<unsigned char> bytes;
+    f.save(bytes, p, v);
     return bytes;
 }
 inline bool load_starlings(const std::string& path, const std::vector<unsigned char>& bytes,
                            boids::starling::flock<fvec3>& f, std::vector<fvec3>& p, std::vector<fvec3>& v,
                            std::string& error) {
-    boids::snapshot_reader r{boids::span<const unsigned char>(bytes)};
-    std::uint64_t count = 0;
-    std::vector<unsigned char> inner;
-    boids::validation valid = r.open(starlings_snapshot, 4, 3, count);
-    if (valid) {
-        r.get_array(p, count);
-        r.get_array(v, count);
-        r.get_bytes(inner);
-        valid = r.done();
-    }
-    if (valid) valid = f.load(boids::span<const unsigned char>(inner));
-    if (valid && f.flight().size() != p.size())
-        valid = {"count", "the flock and its arrays hold different numbers of birds"};
+    const boids::validation valid = f.load(boids::span<const unsigned char>(bytes), p, v);
     if (!valid) error = snapshot_error(path, valid);
     return valid.ok();
 }
@@ -196,7 +151,7 @@ inline starling_stats run_starlings(const starling_options& o, boids::starling::
                                     std::vector<fvec3>& v, double& wall_ms_per_step, bool loaded = false,
                                     std::vector<unsigned char>* saved = nullptr) {
     if (!loaded) {
-        starling_cloud(o.seed, static_cast<std::size_t>(o.birds), o.model, p, v);
+        boids::starling::starting_cloud(o.seed, static_cast<std::size_t>(o.birds), o.model, p, v);
         f.reset(o.model, p.size());
     }
     const double dt = static_cast<double>(f.parameters().dt);

@@ -35,7 +35,8 @@ inline constexpr std::size_t snapshot_header_bytes = 8 + 4 * 4 + 8 * 3;
 // the user's own.
 enum class snapshot_kind : std::uint32_t {
     starling_flock = 1,
-    user = 0x10000,  // user kinds: user + 0, user + 1, ...
+    starling_flock_with_birds = 2,  // the same, then the birds' positions and velocities
+    user = 0x10000,                 // user kinds: user + 0, user + 1, ...
 };
 
 namespace detail {
@@ -126,9 +127,11 @@ class snapshot_reader {
 public:
     explicit snapshot_reader(span<const unsigned char> bytes) noexcept : bytes_(bytes) {}
 
-    // Checks the header; `count` receives its count.
-    validation open(snapshot_kind kind, std::uint32_t scalar_bytes, std::uint32_t dimension,
-                    std::uint64_t& count) noexcept {
+    // Checks the header; `count` receives its count. With more_may_follow, bytes past
+    // this snapshot's end are left alone (the next snapshot of a file that holds
+    // several, one after the other); used() says where this one ends.
+    validation open(snapshot_kind kind, std::uint32_t scalar_bytes, std::uint32_t dimension, std::uint64_t& count,
+                    bool more_may_follow = false) noexcept {
         if (bytes_.size() < snapshot_header_bytes) return fail("header", "shorter than a snapshot header (truncated?)");
         if (std::memcmp(bytes_.data(), detail::snapshot_magic, 8) != 0) return fail("magic", "not a boids snapshot");
         pos_ = 8;
@@ -146,13 +149,17 @@ public:
         if (k != static_cast<std::uint32_t>(kind)) return fail("kind", "a snapshot of something else");
         if (sb != scalar_bytes) return fail("scalar type", "saved with another scalar type (float or double)");
         if (dim != dimension) return fail("dimension", "saved with another dimension");
-        if (length != bytes_.size() - snapshot_header_bytes)
+        const std::size_t room = bytes_.size() - snapshot_header_bytes;
+        if (length > room || (!more_may_follow && length != room))
             return fail("length", "the payload is truncated or has bytes past its end");
-        if (sum != detail::snapshot_checksum(bytes_.data(), bytes_.size() - snapshot_header_bytes))
+        const std::size_t payload = static_cast<std::size_t>(length);
+        if (sum != detail::snapshot_checksum(bytes_.data(), payload))
             return fail("checksum", "the snapshot is corrupt");
-        limit_ = bytes_.size();
+        limit_ = snapshot_header_bytes + payload;
         return {};
     }
+    // The bytes this snapshot takes, header included (after a successful open()).
+    [[nodiscard]] std::size_t used() const noexcept { return limit_; }
     [[nodiscard]] validation done() noexcept {
         if (error_.ok() && pos_ != limit_) return fail("length", "bytes left over after the last field");
         return error_;

@@ -1,6 +1,9 @@
 // Tests of boids/models/starling.hpp against hand-computed values.
 #include "test_support.hpp"
 #include <boids/models/starling.hpp>
+#include <cstring>
+#include <string>
+#include <vector>
 
 TEST_CASE("starling: size scale and roost radius for given N", "[starling]") {
     // E = 10 (N/3000)^(1/3): N = 3000 -> 10 m; below 80 birds it stays at N = 80.
@@ -125,4 +128,83 @@ TEST_CASE("starling: the disturbance acceleration and the copying rule", "[starl
         idx, [&](std::size_t i) -> const boids::starling::maneuver& { return others[i]; }, 11.3);
     REQUIRE(s != nullptr);
     CHECK(s == &others[2]);
+}
+
+namespace {
+using bird = plain_dvec3;
+bool same_bits(const std::vector<bird>& a, const std::vector<bird>& b) {
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(bird)) == 0;
+}
+}  // namespace
+
+TEST_CASE("starling: the starting cloud fills a ball round (0, 20, 0), heading one way, the same for a seed",
+          "[starling]") {
+    boids::starling::params<double> m;
+    std::vector<bird> p, v, p2, v2;
+    boids::starling::starting_cloud(9, 500, m, p, v);
+    boids::starling::starting_cloud(9, 500, m, p2, v2);
+    REQUIRE(p.size() == 500);
+    REQUIRE(v.size() == 500);
+    CHECK(same_bits(p, p2));
+    CHECK(same_bits(v, v2));
+    const double e = boids::starling::size_scale(500.0);
+    bird mean_v{0, 0, 0};
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        CHECK(boids::length(boids::sub(p[i], bird{0, 20, 0})) <= e * (1 + 1e-12));
+        mean_v = boids::add(mean_v, v[i]);
+    }
+    mean_v = boids::scale(mean_v, 1.0 / 500);
+    CHECK(std::abs(mean_v.y) < 0.05 * m.flight.preferred_speed);  // level
+    CHECK(boids::length(mean_v) == Approx(m.flight.preferred_speed).epsilon(0.02));
+    boids::starling::starting_cloud(10, 500, m, p2, v2);
+    CHECK_FALSE(same_bits(p, p2));
+}
+
+TEST_CASE(
+    "starling: a run saved whole (flock and birds in one snapshot) goes on bit for bit; snapshots one after "
+    "another read back in turn",
+    "[starling][snapshot]") {
+    boids::starling::params<double> m;
+    std::vector<bird> p, v;
+    boids::starling::starting_cloud(3, 120, m, p, v);
+    boids::starling::flock<bird> f(m, p.size());
+    for (int s = 0; s < 30; ++s) f.step(boids::span<bird>(p), boids::span<bird>(v));
+    std::vector<unsigned char> bytes;
+    f.save(bytes, p, v);
+    const std::size_t first = bytes.size();
+    const std::vector<bird> p_at_save = p, v_at_save = v;
+    for (int s = 0; s < 30; ++s) f.step(boids::span<bird>(p), boids::span<bird>(v));
+    f.save(bytes, p, v);  // a second snapshot after the first
+
+    // Whole: the flock and its birds come back, and step on to the same bits.
+    boids::starling::flock<bird> g;
+    std::vector<bird> q, w;
+    std::size_t used = 0;
+    REQUIRE(g.load(boids::span<const unsigned char>(bytes), q, w, &used));
+    CHECK(used == first);
+    CHECK(same_bits(q, p_at_save));
+    CHECK(same_bits(w, v_at_save));
+    for (int s = 0; s < 30; ++s) g.step(boids::span<bird>(q), boids::span<bird>(w));
+    CHECK(same_bits(q, p));
+    CHECK(same_bits(w, v));
+    // The second snapshot starts where the first ended.
+    std::vector<bird> q2, w2;
+    std::size_t used2 = 0;
+    REQUIRE(g.load(boids::span<const unsigned char>(bytes.data() + used, bytes.size() - used), q2, w2, &used2));
+    CHECK(used + used2 == bytes.size());
+    CHECK(same_bits(q2, p));
+
+    // Without `used`, bytes past the snapshot are refused; the birds stay as they were.
+    std::vector<bird> untouched{bird{1, 2, 3}};
+    const boids::validation strict = g.load(boids::span<const unsigned char>(bytes), untouched, w2);
+    CHECK_FALSE(strict);
+    CHECK(std::string(strict.field) == "length");
+    CHECK(untouched.size() == 1);
+    // A snapshot with the birds is not a flock's alone, and the other way round.
+    const std::vector<unsigned char> one(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(first));
+    CHECK(std::string(g.load(boids::span<const unsigned char>(one)).field) == "kind");
+    std::vector<unsigned char> alone;
+    f.save(alone);
+    CHECK(std::string(g.load(boids::span<const unsigned char>(alone), q2, w2).field) == "kind");
+    CHECK(g.load(boids::span<const unsigned char>(alone)));
 }

@@ -86,7 +86,7 @@ struct starling_run {
     std::vector<lab::fvec3> p, v;
     boids::thread_pool pool;
     starling_run(const boids::starling::params<float>& m, std::size_t birds, std::size_t threads) : pool(threads) {
-        lab::starling_cloud(5, birds, m, p, v);
+        boids::starling::starting_cloud(5, birds, m, p, v);
         flock.reset(m, birds);
     }
     void steps(std::size_t n) {

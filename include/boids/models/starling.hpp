@@ -110,10 +110,28 @@ public:
     // (snapshot.hpp). A flock loaded from it and stepped over the same positions and
     // velocities gives the same bits as this one. (A plain copy does too.)
     void save(std::vector<unsigned char>& out) const { save_state(st_, out); }
+    // The same with the birds' positions and velocities, in one snapshot: a run saved
+    // whole (load it with the overload that fills them back).
+    void save(std::vector<unsigned char>& out, span<const V> positions, span<const V> velocities) const {
+        BOIDS_ASSERT(positions.size() == st_.n && velocities.size() == st_.n,
+                     "starling::flock::save: one position and one velocity per bird");
+        if (positions.size() != st_.n || velocities.size() != st_.n) return;
+        save_state(st_, out, positions.data(), velocities.data());
+    }
     // Replaces this flock by the one saved in `bytes`. A wrong, truncated or corrupt
     // buffer (or one holding invalid parameters) is refused with a validation that
-    // names what is wrong, and this flock is left as it was.
-    validation load(span<const unsigned char> bytes) { return load_state(st_, bytes); }
+    // names what is wrong, and this flock is left as it was. With `used`, `bytes` may
+    // hold more snapshots after this one: *used receives the bytes this one took, so
+    // the next starts there.
+    validation load(span<const unsigned char> bytes, std::size_t* used = nullptr) {
+        return load_state(st_, bytes, {}, used);
+    }
+    // The same from a snapshot saved with the birds, which fill `positions` and
+    // `velocities` (left as they were when it is refused).
+    validation load(span<const unsigned char> bytes, std::vector<V>& positions, std::vector<V>& velocities,
+                    std::size_t* used = nullptr) {
+        return load_state(st_, bytes, {&positions, &velocities}, used);
+    }
 
     template <class Executor = sequential>
     void step(span<V> positions, span<V> velocities, Executor&& executor = {}) {
@@ -330,6 +348,39 @@ private:
 
     flock_state<V> st_;
 };
+
+// The source's starting cloud: `birds` birds uniform in a ball of radius
+// size_scale(birds) around (0, 20, 0), all heading one seeded horizontal direction at
+// the preferred speed, each a little off it (normal noise of 0.1 of the speed across,
+// 0.05 up). The same seed gives the same cloud on every machine.
+template <class V>
+void starting_cloud(std::uint64_t seed, std::size_t birds, const params<scalar_t<V>>& p, std::vector<V>& positions,
+                    std::vector<V>& velocities) {
+    using S = scalar_t<V>;
+    const double e = starling::size_scale(static_cast<double>(birds));
+    random_stream rng(hash_combine(seed, 0xC10Du));
+    const double heading = 2.0 * pi<double> * rng.uniform();
+    const double v0 = static_cast<double>(p.flight.preferred_speed);
+    positions.resize(birds);
+    velocities.resize(birds);
+    for (std::size_t i = 0; i < birds; ++i) {
+        double x, y, z;
+        do {  // uniform in the unit ball
+            x = rng.uniform(-1, 1);
+            y = rng.uniform(-1, 1);
+            z = rng.uniform(-1, 1);
+        } while (x * x + y * y + z * z > 1);
+        const double at[3] = {e * x, 20 + e * y, e * z};
+        positions[i] = boids::generate<V>([&](std::size_t d) { return static_cast<S>(at[d]); });
+        // One draw a statement: the order the stream is read in is written down.
+        const double nx = rng.normal();
+        const double ny = rng.normal();
+        const double nz = rng.normal();
+        const double vel[3] = {v0 * (std::cos(heading) + 0.1 * nx), v0 * 0.05 * ny,
+                               v0 * (std::sin(heading) + 0.1 * nz)};
+        velocities[i] = boids::generate<V>([&](std::size_t d) { return static_cast<S>(vel[d]); });
+    }
+}
 
 }  // namespace starling
 }  // namespace boids

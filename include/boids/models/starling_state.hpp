@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <limits>
 #include <type_traits>
+#include <utility>
 #include <vector>
 #include "../flight.hpp"
 #include "../neighbors/uniform_grid.hpp"
@@ -101,12 +102,15 @@ struct flock_state {
     }
 };
 
-// The whole state, parameters included, appended to `out` as a snapshot (snapshot.hpp).
+// The whole state, parameters included, appended to `out` as a snapshot (snapshot.hpp);
+// with `positions` and `velocities` (st.n each), the birds' too, in the same snapshot.
 template <class V>
-void save_state(const flock_state<V>& st, std::vector<unsigned char>& out) {
+void save_state(const flock_state<V>& st, std::vector<unsigned char>& out, const V* positions = nullptr,
+                const V* velocities = nullptr) {
     using S = scalar_t<V>;
+    const bool birds = positions != nullptr && velocities != nullptr;
     snapshot_writer w(out);
-    w.begin(snapshot_kind::starling_flock, sizeof(S), 3, st.n);
+    w.begin(birds ? snapshot_kind::starling_flock_with_birds : snapshot_kind::starling_flock, sizeof(S), 3, st.n);
     auto put = [&w](const auto& x) {
         using T = std::decay_t<decltype(x)>;
         if constexpr (std::is_same_v<T, std::size_t>) w.put(static_cast<std::uint64_t>(x));
@@ -128,17 +132,32 @@ void save_state(const flock_state<V>& st, std::vector<unsigned char>& out) {
         put(r.seeded);
         put(r.reached);
     }
+    if (birds)
+        for (std::size_t i = 0; i < st.n; ++i) {
+            w.put(positions[i]);
+            w.put(velocities[i]);
+        }
     w.finish();
 }
 
 // Replaces `into` by the state saved in `bytes`, or refuses them (naming why) and
 // leaves it as it was.
+// With `birds` (positions and velocities to fill), the snapshot must hold them
+// (save_state with the birds); they are replaced only when the whole load succeeds.
+// With `used`, bytes past the snapshot are allowed (the next one of a file that holds
+// several) and *used receives the bytes it took.
 template <class V>
-validation load_state(flock_state<V>& into, span<const unsigned char> bytes) {
+validation load_state(flock_state<V>& into, span<const unsigned char> bytes,
+                      std::pair<std::vector<V>*, std::vector<V>*> birds = {}, std::size_t* used = nullptr) {
     using S = scalar_t<V>;
+    const bool with_birds = birds.first != nullptr && birds.second != nullptr;
     snapshot_reader r(bytes);
     std::uint64_t count = 0;
-    if (const validation v = r.open(snapshot_kind::starling_flock, sizeof(S), 3, count); !v) return v;
+    if (const validation v =
+            r.open(with_birds ? snapshot_kind::starling_flock_with_birds : snapshot_kind::starling_flock, sizeof(S), 3,
+                   count, used != nullptr);
+        !v)
+        return v;
     if (count > r.left()) return {"count", "more birds than the payload can hold"};
     flock_state<V> f;
     auto get = [&r](auto& x) {
@@ -192,7 +211,23 @@ validation load_state(flock_state<V>& into, span<const unsigned char> bytes) {
     for (std::size_t i = 0; i < f.n && r.ok(); ++i)
         r.require(f.maneuvers[i].disturbance <= f.records.size(), "maneuver",
                   "names a disturbance that never happened");
+    std::vector<V> positions, velocities;
+    if (with_birds) {
+        r.require(f.n <= r.left(), "birds", "more than the payload can hold");
+        if (!r.ok()) return r.error();
+        positions.resize(f.n);
+        velocities.resize(f.n);
+        for (std::size_t i = 0; i < f.n; ++i) {
+            r.get(positions[i]);
+            r.get(velocities[i]);
+        }
+    }
     if (const validation v = r.done(); !v) return v;
+    if (used != nullptr) *used = r.used();
+    if (with_birds) {
+        *birds.first = std::move(positions);
+        *birds.second = std::move(velocities);
+    }
     f.records.reserve(std::max<std::size_t>(64, 2 * f.records.size()));
     f.grid = uniform_grid<V>(world_for<V>{}, grid_cell);
     into = std::move(f);
