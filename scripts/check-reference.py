@@ -55,6 +55,7 @@ STRUCTS = {
     "seek_turning": "behaviors/turning.hpp",
     "formation_shape": "behaviors/formation.hpp",
     "keep_slot": "behaviors/formation.hpp",
+    "formation_march": "behaviors/formation_driver.hpp",
     "crowd_config": "crowd/agents.hpp",
     "crowd_agents": "crowd/agents.hpp",
     "nav_area": "crowd/nav_grid.hpp",

@@ -160,9 +160,16 @@ void formation_panel(demo::formation_scene& s) {
     float spacing = float(sc.spacing), march = float(sc.march);
     ImGui::SliderFloat("spacing m", &spacing, 1.1f, 4.f);
     ImGui::SliderFloat("march m/s", &march, 0.2f, 2.f);
-    sc.spacing = double(spacing);
-    sc.shape.spacing = sc.spacing;
-    sc.march = double(march);
+    if (double(spacing) != sc.spacing) {
+        sc.spacing = double(spacing);
+        boids::formation_shape<double> shape = sc.squad.shape();
+        shape.spacing = sc.spacing;
+        sc.squad.set_shape(shape);
+    }
+    if (double(march) != sc.march) {
+        sc.march = double(march);
+        sc.squad.set_march(sc.march_of());
+    }
     ImGui::Text("slot error mean %.2f m, worst %.2f m", s.mean_error, s.worst_error);
     ImGui::Text("anchor pace %.0f%%", 100.0 * boids::formation_pace(s.worst_error, sc.spacing));
     ImGui::Text("closest centres %.4f m (touching %.2f)", s.closest, 2 * sc.radius);
@@ -553,14 +560,14 @@ int main(int argc, char** argv) {
                 lines.vertex(wx(e.x), wy(e.y), 0.6f, 0.6f, 0.6f);
                 lines.vertex(wx(n.x), wy(n.y), 0.6f, 0.6f, 0.6f);
             }
-            for (const auto& q : sc.slot) disc(tris, v, formation, q.x, q.y, 0.12, 0.5f, 0.5f, 0.55f);
+            for (const auto& q : sc.squad.slots()) disc(tris, v, formation, q.x, q.y, 0.12, 0.5f, 0.5f, 0.55f);
             for (std::size_t i = 0; i < sc.position.size(); ++i) {
-                const bool placed = boids::distance(sc.position[i], sc.slot[sc.slot_of[i]]) <= 0.5 * sc.spacing;
+                const bool placed = boids::distance(sc.position[i], sc.squad.target(i)) <= 0.5 * sc.spacing;
                 disc(tris, v, formation, sc.position[i].x, sc.position[i].y, sc.radius, placed ? 0.3f : 0.55f,
                      placed ? 0.9f : 0.75f, placed ? 0.4f : 1.f);
             }
             // The anchor and its heading; the goal as a ring.
-            const lab::vec2 a = sc.anchor, f = boids::direction_of<lab::vec2>(sc.heading);
+            const lab::vec2 a = sc.squad.anchor(), f = boids::direction_of<lab::vec2>(sc.squad.heading());
             lines.vertex(wx(a.x), wy(a.y), 1.f, 1.f, 1.f);
             lines.vertex(wx(a.x + 2 * f.x), wy(a.y + 2 * f.y), 1.f, 1.f, 1.f);
             for (int k = 0; k < 24; ++k) {

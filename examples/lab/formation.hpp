@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 #include <boids/behaviors/formation.hpp>
+#include <boids/behaviors/formation_driver.hpp>
 #include <boids/behaviors/orientation.hpp>
 #include <boids/blend.hpp>
 #include <boids/crowd/obstacles2d.hpp>
@@ -46,28 +47,37 @@ inline boids::formation_pattern pattern_named(const std::string& name) {
 // apart, members up to 2 m/s, the anchor marching at up to 1.2 m/s from (-30, 0) to
 // a goal far enough past the wall at x = 0 for the whole formation, however deep, to
 // stand beyond it (10 m plus its depth, wide or narrowed); the gap in the wall is
-// --gap metres, centred on y = 0; steps of 0.1 s.
+// --gap metres, centred on y = 0; steps of 0.1 s. The squad (anchor, slots, who takes
+// which, pace, reassignment) is the library's boids::formation; the scene decides
+// where the anchor heads, when the squad narrows, and how members pass the wall.
 struct formation_scene {
     double radius = 0.5, spacing = 1.5, max_speed = 2.0, march = 1.2, dt = 0.1;
-    vec2 anchor{-30, 0}, anchor_velocity{0, 0}, goal{30, 0};
-    double heading = 0, turn_rate = 0;  // the anchor's heading (rad) and its rate
+    vec2 goal{30, 0};
     double gap = 0;
-    boids::formation_shape<double> shape;
-    std::vector<vec2> position, velocity, preferred, local, slot, slot_velocity;
-    std::vector<vec2> narrow_local, narrow_slot;  // the layout that fits the gap
-    std::vector<std::size_t> slot_of;
-    boids::formation_workspace ws;
+    boids::formation<vec2> squad;
+    std::vector<vec2> position, velocity, preferred;
+    std::vector<vec2> wide_local, wide_slot, narrow_local, narrow_slot;  // the two layouts, tested each step
     boids::crowd_config<double> config{};
     boids::crowd_obstacles<vec2> obstacles{4.0};
-    boids::angular_limits<double> turning{1.0, 2.0, 0.15};
-    bool was_narrowed = false, relaid = false;  // the layout changed this step
-    double assigned_heading = 0;                // the heading at the last assignment
-    bool clear_of_wall = true;                  // every slot, wide or narrowed, past the wall on the goal's side
+    bool clear_of_wall = true;  // every slot, wide or narrowed, past the wall on the goal's side
 
-    formation_scene(const formation_options& o) : gap(o.gap) {
+    static boids::formation_shape<double> shape_of(const formation_options& o) {
+        boids::formation_shape<double> s;
+        s.pattern = pattern_named(o.pattern);
+        s.spacing = 1.5;
+        return s;
+    }
+    boids::formation_march<double> march_of() const {
+        boids::formation_march<double> m;
+        m.speed = march;
+        m.member_speed = max_speed;
+        m.turning = boids::angular_limits<double>{1.0, 2.0, 0.15};
+        return m;
+    }
+
+    formation_scene(const formation_options& o)
+        : gap(o.gap), squad(shape_of(o), static_cast<std::size_t>(o.members), vec2{-30, 0}, 0.0, march_of()) {
         const std::size_t n = static_cast<std::size_t>(o.members);
-        shape.pattern = pattern_named(o.pattern);
-        shape.spacing = spacing;
         config.dt = dt;
         config.neighbor_distance = 5;
         config.max_neighbors = 10;
@@ -86,12 +96,6 @@ struct formation_scene {
         }
         velocity.assign(n, vec2{0, 0});
         preferred.assign(n, vec2{0, 0});
-        local.assign(n, vec2{0, 0});
-        slot.assign(n, vec2{0, 0});
-        narrow_local.assign(n, vec2{0, 0});
-        narrow_slot.assign(n, vec2{0, 0});
-        slot_velocity.assign(n, vec2{0, 0});
-        slot_of.assign(n, boids::unassigned);
         if (gap > 0) {
             auto box = [&](double x0, double y0, double x1, double y1) {
                 const vec2 v[4] = {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}};
@@ -99,114 +103,61 @@ struct formation_scene {
             };
             box(-0.5, 0.5 * gap, 0.5, 40);
             box(-0.5, -40, 0.5, -0.5 * gap);
+            // Far enough past the wall for the deepest layout, wide or narrowed.
+            squad.layout_for(std::numeric_limits<double>::infinity(), wide_local, wide_slot);
+            goal.x = std::max(goal.x, 10.0 - back_of(wide_local));
+            squad.layout_for(narrow_width(), narrow_local, narrow_slot);
+            goal.x = std::max(goal.x, 10.0 - back_of(narrow_local));
         }
-        if (gap > 0) {
-            double front, back;
-            lay_out();
-            extent(front, back);
-            goal.x = std::max(goal.x, 10.0 - back);
-            shape.max_width = std::max(0.0, gap - 2 * radius - 0.5 * radius);
-            boids::formation_slots(shape, boids::span<vec2>(local), ws);
-            extent(front, back);
-            shape.max_width = std::numeric_limits<double>::infinity();
-            goal.x = std::max(goal.x, 10.0 - back);
-        }
-        lay_out();
-        boids::assign_slots(boids::span<const vec2>(position), boids::span<const vec2>(slot),
-                            boids::span<std::size_t>(slot_of), ws);
+        choose_width();
+        squad.assign(position);
     }
 
-    // The front and back (along the heading) of the slots as laid out now.
-    void extent(double& front, double& back) const {
-        front = -std::numeric_limits<double>::infinity();
-        back = std::numeric_limits<double>::infinity();
-        for (const vec2& s : local) {
-            front = std::max(front, s.x);
-            back = std::min(back, s.x);
-        }
+    [[nodiscard]] double narrow_width() const { return std::max(0.0, gap - 2 * radius - 0.5 * radius); }
+    static double back_of(const std::vector<vec2>& local) {
+        double back = std::numeric_limits<double>::infinity();
+        for (const vec2& s : local) back = std::min(back, s.x);
+        return back;
     }
 
-    // The slots for the anchor where it is: narrowed to fit the gap while any slot,
-    // wide or narrowed, is within four spacings before the wall or in it (reckoned
-    // along the march, which crosses the wall one way or the other).
-    void lay_out() {
-        const vec2 facing = boids::direction_of<vec2>(heading);
-        shape.max_width = std::numeric_limits<double>::infinity();
-        boids::formation_slots(shape, boids::span<vec2>(local), ws);
-        boids::place_slots(anchor, facing, boids::span<const vec2>(local), boids::span<vec2>(slot));
+    // Narrowed to fit the gap while any slot, wide or narrowed, is within four
+    // spacings before the wall or in it (reckoned along the march, which crosses the
+    // wall one way or the other).
+    void choose_width() {
         clear_of_wall = true;
-        if (gap > 0) {
-            boids::formation_shape<double> narrow = shape;
-            narrow.max_width = std::max(0.0, gap - 2 * radius - 0.5 * radius);
-            boids::formation_slots(narrow, boids::span<vec2>(narrow_local), ws);
-            boids::place_slots(anchor, facing, boids::span<const vec2>(narrow_local), boids::span<vec2>(narrow_slot));
-            const double along = facing.x >= 0 ? 1.0 : -1.0, goal_side = goal.x < 0 ? -1.0 : 1.0;
-            const double clearance = 4 * spacing;
-            bool narrowed = false;
-            for (const auto* layout : {&slot, &narrow_slot})
-                for (const vec2& q : *layout) {
-                    const double u = along * q.x;
-                    narrowed = narrowed || (u > -0.5 - clearance && u < 0.5 + 2 * radius);
-                    clear_of_wall = clear_of_wall && q.x * goal_side > 0.5 + radius + spacing;
-                }
-            if (narrowed) {
-                local.swap(narrow_local);
-                slot.swap(narrow_slot);
+        if (!(gap > 0)) return;
+        squad.layout_for(std::numeric_limits<double>::infinity(), wide_local, wide_slot);
+        squad.layout_for(narrow_width(), narrow_local, narrow_slot);
+        const vec2 facing = boids::direction_of<vec2>(squad.heading());
+        const double along = facing.x >= 0 ? 1.0 : -1.0, goal_side = goal.x < 0 ? -1.0 : 1.0;
+        const double clearance = 4 * spacing;
+        bool narrowed = false;
+        for (const auto* layout : {&wide_slot, &narrow_slot})
+            for (const vec2& q : *layout) {
+                const double u = along * q.x;
+                narrowed = narrowed || (u > -0.5 - clearance && u < 0.5 + 2 * radius);
+                clear_of_wall = clear_of_wall && q.x * goal_side > 0.5 + radius + spacing;
             }
-            relaid = narrowed != was_narrowed;
-            was_narrowed = narrowed;
-        }
-        for (std::size_t j = 0; j < slot.size(); ++j) {  // the anchor's velocity plus its turn
-            const vec2 r = boids::sub(slot[j], anchor);
-            slot_velocity[j] = {anchor_velocity.x - turn_rate * r.y, anchor_velocity.y + turn_rate * r.x};
-        }
+        squad.set_width(narrowed ? narrow_width() : std::numeric_limits<double>::infinity());
     }
 
     // How far each member is from its slot: the mean and the worst.
-    void errors(double& mean, double& worst) const {
-        mean = 0;
-        worst = 0;
-        for (std::size_t i = 0; i < position.size(); ++i) {
-            const double e = boids::distance(position[i], slot[slot_of[i]]);
-            mean += e;
-            worst = std::max(worst, e);
-        }
-        if (!position.empty()) mean /= static_cast<double>(position.size());
-    }
+    void errors(double& mean, double& worst) const { squad.errors(boids::span<const vec2>(position), mean, worst); }
 
-    // The anchor marches toward the goal at a pace the stragglers allow, turning to face
-    // where it goes within its angular limits; then the slots follow it.
+    // The anchor marches toward the goal at a pace the stragglers allow (the library's
+    // formation); the scene narrows it before the wall; members are assigned again
+    // when the layout changed or the squad turned.
     void move_anchor(double worst) {
-        const double pace = boids::formation_pace(worst, spacing);
-        const vec2 aim_at = waypoint();
-        const vec2 to = boids::sub(aim_at, anchor);
-        const double d = boids::length(to), left = boids::distance(goal, anchor);
-        const double speed = march * pace * std::min(1.0, left / (2 * march));
-        anchor_velocity = d > 1e-9 ? boids::scale(to, std::min(speed, d / dt) / d) : vec2{0, 0};
-        // The formation turns no faster than its outermost slot can follow at half a
-        // member's top speed, and only while the anchor has somewhere to go.
-        double reach = spacing;
-        for (const vec2& q : local) reach = std::max(reach, boids::length(q));
-        turning.max_angular_speed = std::min(1.0, 0.5 * max_speed / reach);
-        const double a = boids::face<vec2>{aim_at, turning}(anchor, anchor_velocity, heading, turn_rate);
-        boids::integrate_orientation(heading, turn_rate, d > spacing ? a : -turn_rate / turning.reaction_time, dt,
-                                     turning);
-        anchor = boids::add_scaled(anchor, anchor_velocity, dt);
-        lay_out();
-        // A new layout, or the formation turned by more than 45 degrees: who is nearest
-        // which slot has changed (a member at the side of a ring may now be behind those
-        // who would walk into the gap ahead of it; after an about-turn the rear leads).
-        if (relaid || std::fabs(boids::angle_difference(heading, assigned_heading)) > 0.785) {
-            boids::assign_slots(boids::span<const vec2>(position), boids::span<const vec2>(slot),
-                                boids::span<std::size_t>(slot_of), ws);
-            assigned_heading = heading;
-        }
+        squad.move_anchor(goal, waypoint(), worst, dt);
+        choose_width();
+        squad.reassign_if_needed(boids::span<const vec2>(position));
     }
 
     // Where the anchor heads: the goal; with the wall between them, first in line with
     // the gap on its own side, then through it, and straight on until the whole
     // formation is clear of the wall (turning early would drag the rear ranks across it).
     [[nodiscard]] vec2 waypoint() const {
+        const vec2 anchor = squad.anchor();
         if (!(gap > 0)) return goal;
         const double ahead = goal.x < 0 ? -1.0 : 1.0;  // the goal's side of the wall
         if (anchor.x * ahead <= 0) {
@@ -224,8 +175,7 @@ struct formation_scene {
     void aim() {
         const boids::steering_limits<double> limits{max_speed, 4.0, 0.25, 0.0};
         for (std::size_t i = 0; i < position.size(); ++i) {
-            const std::size_t j = slot_of[i];
-            vec2 target = slot[j], pace = slot_velocity[j];
+            vec2 target = squad.target(i), pace = squad.slot_velocity(i);
             const vec2 p = position[i];
             const double side = p.x < 0 ? -1.0 : 1.0;  // the member's side of the wall
             if (gap > 0 && side * target.x < 0.5 + radius && side * p.x < 4 * spacing) {
@@ -319,7 +269,7 @@ inline formation_result run_formation(const formation_options& o, std::vector<ro
             ++formed_steps;
             r.slot_error_max = std::max(r.slot_error_max, worst);
         }
-        if (boids::distance(scene.anchor, scene.goal) < 0.05 && worst <= 0.25 * scene.spacing) {
+        if (boids::distance(scene.squad.anchor(), scene.goal) < 0.05 && worst <= 0.25 * scene.spacing) {
             r.time_to_goal = static_cast<double>(r.steps) * scene.dt;
             break;
         }
@@ -331,9 +281,9 @@ inline formation_result run_formation(const formation_options& o, std::vector<ro
         r.min_separation = std::min(r.min_separation, closest_pair(gauge, scene.position, 4 * scene.radius));
         if (trace != nullptr)
             for (std::size_t i = 0; i < n; ++i) {
-                const vec2 s = scene.slot[scene.slot_of[i]];
+                const vec2 s = scene.squad.target(i), a = scene.squad.anchor();
                 trace->push_back({static_cast<double>(r.steps), static_cast<double>(i), scene.position[i].x,
-                                  scene.position[i].y, s.x, s.y, scene.anchor.x, scene.anchor.y});
+                                  scene.position[i].y, s.x, s.y, a.x, a.y});
             }
     }
     for (const vec2& p : scene.position) r.passed += scene.gap <= 0 || p.x > 0.5 + scene.radius ? 1 : 0;

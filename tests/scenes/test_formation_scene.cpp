@@ -72,7 +72,7 @@ TEST_CASE("the squad crosses back and forth: goals on either side of the wall, o
             int steps = 0;
             for (; steps < 3000; ++steps) {
                 scene.errors(mean, worst);
-                if (boids::distance(scene.anchor, goal) < 0.05 && worst <= 0.25 * scene.spacing) break;
+                if (boids::distance(scene.squad.anchor(), goal) < 0.05 && worst <= 0.25 * scene.spacing) break;
                 scene.step(worst, true, grid, gauge, ws, pool);
                 closest = std::min(closest, lab::closest_pair(gauge, scene.position, 2.0));
             }

@@ -36,6 +36,11 @@ struct formation_shape {
     S spacing = S(2);  // length: the distance between neighbouring slots
     S max_width =
         std::numeric_limits<S>::infinity();  // length: across the heading, from the leftmost slot to the rightmost
+    // Slot 0 of a line, column or wedge is the anchor's own place (and a grid with an
+    // odd number abreast has a slot there). With a leader standing there (the anchor is
+    // the leader), leave it free: the members take the pattern's slots from the next
+    // one on, and a grid stands a spacing further back. A ring never uses it.
+    bool leave_anchor_free = false;
 
     [[nodiscard]] validation validate() const noexcept {
         if (!(std::isfinite(spacing) && spacing > 0)) return detail::fail("spacing", "must be finite and > 0");
@@ -108,28 +113,34 @@ void fit_width(span<V> slots, scalar_t<V> spacing, scalar_t<V> max_width, format
 template <class V>
 void formation_slots(const formation_shape<scalar_t<V>>& shape, span<V> out, formation_workspace& ws) {
     using S = scalar_t<V>;
-    const std::size_t n = out.size();
+    // With the anchor's place left free: line, column and wedge start at their slot
+    // 1, a grid's ranks stand one spacing further back (a ring never uses it).
+    const bool free_anchor = shape.leave_anchor_free;
+    const std::size_t skip =
+        free_anchor && shape.pattern != formation_pattern::circle && shape.pattern != formation_pattern::grid ? 1 : 0;
+    const std::size_t n = out.size() + skip;
     const S s = shape.spacing;
     const S diag = s * S(0.7071067811865476);
     const std::size_t per_rank =
         std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(std::sqrt(static_cast<double>(n)) - 1e-9)));
     // Neighbours on the ring a chord of one spacing apart.
     const S ring = n > 1 ? std::max(s, s / (S(2) * std::sin(pi<S> / static_cast<S>(n)))) : s;
-    for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t slot = 0; slot < out.size(); ++slot) {
+        const std::size_t i = slot + skip;
         const S k = static_cast<S>((i + 1) / 2);
         const S side = i % 2 == 1 ? S(1) : S(-1);  // odd slots to the left
         switch (shape.pattern) {
-        case formation_pattern::line: out[i] = detail::local_point<V>(S(0), side * k * s); break;
-        case formation_pattern::column: out[i] = detail::local_point<V>(-static_cast<S>(i) * s, S(0)); break;
-        case formation_pattern::wedge: out[i] = detail::local_point<V>(-k * diag, side * k * diag); break;
+        case formation_pattern::line: out[slot] = detail::local_point<V>(S(0), side * k * s); break;
+        case formation_pattern::column: out[slot] = detail::local_point<V>(-static_cast<S>(i) * s, S(0)); break;
+        case formation_pattern::wedge: out[slot] = detail::local_point<V>(-k * diag, side * k * diag); break;
         case formation_pattern::circle: {
             const S a = S(2) * pi<S> * static_cast<S>(i) / static_cast<S>(n);
-            out[i] = detail::local_point<V>(ring * std::cos(a), ring * std::sin(a));
+            out[slot] = detail::local_point<V>(ring * std::cos(a), ring * std::sin(a));
             break;
         }
         case formation_pattern::grid: {
-            const S rank = static_cast<S>(i / per_rank), at = static_cast<S>(i % per_rank);
-            out[i] = detail::local_point<V>(-rank * s, (S(0.5) * static_cast<S>(per_rank - 1) - at) * s);
+            const S rank = static_cast<S>(i / per_rank + (free_anchor ? 1 : 0)), at = static_cast<S>(i % per_rank);
+            out[slot] = detail::local_point<V>(-rank * s, (S(0.5) * static_cast<S>(per_rank - 1) - at) * s);
             break;
         }
         }
