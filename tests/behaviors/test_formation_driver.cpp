@@ -62,8 +62,7 @@ TEST_CASE("a turning slot's velocity is the anchor's plus the turn, not the anch
     CHECK(error_slot < 0.02 * error_anchor);  // about 1/180 measured
 }
 
-TEST_CASE("a narrower width lays the slots out in ranks that fit, and the members are assigned again",
-          "[formation]") {
+TEST_CASE("a narrower width lays the slots out in ranks that fit, and the members are assigned again", "[formation]") {
     boids::formation_shape<S> shape{boids::formation_pattern::line, S(2)};
     boids::formation<V> squad(shape, 10, V{0, 0}, S(0));
     CHECK(slots_width(squad.local_slots()) == Approx(18));

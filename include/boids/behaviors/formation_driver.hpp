@@ -28,10 +28,10 @@ namespace boids {
 // it starts to slow. `validate()` names a bad field.
 template <class S>
 struct formation_march {
-    S speed = S(1.2);                               // length/s, the anchor's top speed
+    S speed = S(1.2);                                // length/s, the anchor's top speed
     angular_limits<S> turning{S(1), S(2), S(0.15)};  // its turning; max_angular_speed is capped per step (below)
-    S member_speed = S(2);                          // length/s: the outermost slot turns at most half this fast
-    S reassign_after_turn = S(0.785);               // rad: turned this far since the last assignment, assign again
+    S member_speed = S(2);                           // length/s: the outermost slot turns at most half this fast
+    S reassign_after_turn = S(0.785);                // rad: turned this far since the last assignment, assign again
 
     [[nodiscard]] validation validate() const noexcept {
         if (!(std::isfinite(speed) && speed >= 0)) return detail::fail("speed", "must be finite and >= 0");
@@ -51,8 +51,15 @@ public:
 
     formation(const formation_shape<S>& shape, std::size_t members, const V& anchor, S heading,
               const formation_march<S>& march = {})
-        : shape_(shape), march_(march), anchor_(anchor), heading_(heading), width_(shape.max_width), local_(members),
-          slot_(members), slot_velocity_(members), slot_of_(members, unassigned) {
+        : shape_(shape),
+          march_(march),
+          anchor_(anchor),
+          heading_(heading),
+          width_(shape.max_width),
+          local_(members),
+          slot_(members),
+          slot_velocity_(members),
+          slot_of_(members, unassigned) {
         lay_out();
     }
 
@@ -130,9 +137,7 @@ public:
     // Member i's slot in the world, and that slot's velocity: the anchor's velocity
     // plus its turn (omega x r), which a member must match to hold a slot on a turn.
     [[nodiscard]] const V& target(std::size_t member) const noexcept { return slot_[slot_of_[member]]; }
-    [[nodiscard]] const V& slot_velocity(std::size_t member) const noexcept {
-        return slot_velocity_[slot_of_[member]];
-    }
+    [[nodiscard]] const V& slot_velocity(std::size_t member) const noexcept { return slot_velocity_[slot_of_[member]]; }
     [[nodiscard]] std::size_t slot_of(std::size_t member) const noexcept { return slot_of_[member]; }
 
     // How far the members are from their slots: the mean and the worst.
