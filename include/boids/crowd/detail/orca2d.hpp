@@ -160,6 +160,110 @@ void decide_giving_way(const crowd_agents<V>& agents, span<const scalar_t<V>> wa
     }
 }
 
+// The half-planes agent i's velocity must keep to (b.lines): the obstacle edges near
+// it first (`hard`, never violated), then one per neighbour, where agent i takes its
+// share of avoiding j (the whole share, or none, where one of them gives way).
+// Returns the count; `hard` and `most_share` (the largest share i takes) come back.
+template <class V, class Finder>
+std::size_t half_planes_of(std::size_t i, const crowd_agents<V>& agents, const crowd_obstacles2<V>* obstacles,
+                           const crowd_config<scalar_t<V>>& cfg, const Finder& finder, crowd_workspace<V>& ws,
+                           typename crowd_workspace<V>::task_buffers& b, k_nearest<scalar_t<V>, 2>& near, bool give_way,
+                           std::size_t& hard, scalar_t<V>& most_share) {
+    using S = scalar_t<V>;
+    const std::size_t k = cfg.max_neighbors;
+    const V pi_ = agents.position[i], vi = agents.velocity[i];
+    const S px = boids::get(pi_, 0), py = boids::get(pi_, 1), vx = boids::get(vi, 0), vy = boids::get(vi, 1);
+    const S ri = agents.radius_of(i), speed = agents.max_speed_of(i);
+    hard = 0;
+    if (obstacles != nullptr) {
+        const S horizon = agents.time_horizon_obstacle_of(i, cfg.time_horizon_obstacle);
+        obstacles->near(px, py, horizon * speed + ri, b.edges);
+        if (b.lines.size() < k + b.edges.size()) {
+            b.lines.resize(k + b.edges.size());
+            b.projected.resize(k + b.edges.size());
+        }
+        hard = obstacle_half_planes(obstacles->edges(), span<const std::pair<S, std::uint32_t>>(b.edges), px, py, vx,
+                                    vy, ri, S(1) / horizon, span<half_plane<S>>(b.lines), 0);
+    }
+    std::size_t m = hard;
+    most_share = S(0);
+    if (k == 0) return m;
+    span<const neighbor<S, 2>> found;
+    if (give_way) {
+        found = span<const neighbor<S, 2>>(ws.found.data() + i * k, ws.found_count[i]);
+    } else {
+        finder.nearest(i, near, cfg.neighbor_distance);
+        found = near.result();
+    }
+    const S inv_horizon = S(1) / agents.time_horizon_of(i, cfg.time_horizon);
+    for (const neighbor<S, 2>& nb : found) {
+        const std::size_t j = nb.index;
+        const V vj = agents.velocity[j];
+        if (!boids::is_finite(vj) || !boids::is_finite(agents.position[j])) continue;
+        const S combined = ri + agents.radius_of(j);
+        if (!(combined > S(0))) continue;  // points do not collide
+        S share = agents.share(i, j);
+        if (give_way && ws.giving_way[i] != ws.giving_way[j]) share = ws.giving_way[i] ? S(1) : S(0);
+        most_share = std::max(most_share, share);
+        b.lines[m++] = orca_half_plane(nb.offset[0], nb.offset[1], vx, vy, boids::get(vj, 0), boids::get(vj, 1),
+                                       combined, share, inv_horizon, S(1) / cfg.dt, i < j ? S(1) : S(-1));
+    }
+    return m;
+}
+
+// What agent i aims at: its preferred velocity; back and to its right while it gives
+// way; turned toward its right by pass_right (in full from an even share on) where
+// it takes a share of avoiding others.
+template <class S>
+velocity2<S> aim_of(velocity2<S> pref, bool giving_way, S most_share, bool has_neighbours,
+                    const crowd_config<S>& cfg) noexcept {
+    if (giving_way) return {S(0.5) * (pref.y - pref.x), S(-0.5) * (pref.x + pref.y)};
+    if (!(has_neighbours && cfg.pass_right > S(0) && most_share > S(0))) return pref;
+    const S f = std::min(S(1), S(2) * most_share);
+    const S c = std::cos(f * cfg.pass_right), sn = std::sin(f * cfg.pass_right);
+    return {pref.x * c + pref.y * sn, pref.y * c - pref.x * sn};
+}
+
+// Every agent chooses its new velocity (ws.new_velocity), all in the old state: the
+// velocity nearest its aim within every half-plane and its top speed, or the one
+// that violates the worst agent half-plane least while keeping every hard one.
+template <class V, class Finder, class Executor>
+void choose_velocities(const crowd_agents<V>& agents, const crowd_obstacles2<V>* obstacles,
+                       const crowd_config<scalar_t<V>>& cfg, const Finder& finder, crowd_workspace<V>& ws,
+                       bool give_way, std::size_t tasks, Executor& executor) {
+    using S = scalar_t<V>;
+    const std::size_t n = agents.size(), k = cfg.max_neighbors;
+    executor(tasks, [&](std::size_t t) {
+        const index_range range = task_range(n, t, tasks);
+        typename crowd_workspace<V>::task_buffers& b = ws.tasks[t];
+        k_nearest<S, 2> near(span<neighbor<S, 2>>(b.neighbors.data(), k), k);
+        for (std::size_t i = range.begin; i < range.end; ++i) {
+            const V pref = agents.preferred_velocity[i];
+            if (!boids::is_finite(agents.position[i]) || !boids::is_finite(agents.velocity[i]) ||
+                !boids::is_finite(pref)) {
+                ws.new_velocity[i] = boids::zero<V>();  // not seen by others, and stays where it is
+                continue;
+            }
+            std::size_t hard = 0;
+            S most_share = S(0);
+            const std::size_t m =
+                half_planes_of(i, agents, obstacles, cfg, finder, ws, b, near, give_way, hard, most_share);
+            const span<const half_plane<S>> all(b.lines.data(), m);
+            const velocity2<S> aim = aim_of(velocity2<S>{boids::get(pref, 0), boids::get(pref, 1)},
+                                            give_way && ws.giving_way[i], most_share, m > hard, cfg);
+            const S speed = agents.max_speed_of(i);
+            velocity2<S> v{};
+            const std::size_t failed = linear_program2(all, speed, aim, false, v);
+            if (failed < m) linear_program3(all, failed, speed, v, span<half_plane<S>>(b.projected.data(), m), hard);
+            V chosen = traits_of<V>::make(v.x, v.y);
+            if (!boids::is_finite(chosen)) chosen = boids::zero<V>();
+            ws.new_velocity[i] = boids::clamp_magnitude(chosen, speed);  // rounding can leave it a hair beyond
+        }
+    });
+}
+
+// The step: who gives way (decided in the old state), every agent's new velocity,
+// then crowd_finish: move, separate agents still overlapping, undo crossings.
 template <class V, class Finder, class Executor>
 void crowd_step(const crowd_agents<V>& agents, const crowd_obstacles2<V>* obstacles,
                 const crowd_config<scalar_t<V>>& cfg, Finder& finder, crowd_workspace<V>& ws, Executor&& executor) {
@@ -167,15 +271,10 @@ void crowd_step(const crowd_agents<V>& agents, const crowd_obstacles2<V>* obstac
     BOIDS_ASSERT(cfg.validate(), "crowd_step: invalid crowd_config (call validate() for the reason)");
     if (!cfg.validate()) return;
     if (obstacles != nullptr && obstacles->empty()) obstacles = nullptr;
-    const std::size_t n = agents.size();
-    const span<const V> pos(agents.position.data(), n);
-    const std::size_t k = cfg.max_neighbors;
-    const std::size_t tasks = task_count(n, 256, executor);
-    ws.prepare(n, tasks, k);
-    finder.build(pos);
-    const S inv_dt = S(1) / cfg.dt;
-    const S turn_cos = std::cos(cfg.pass_right), turn_sin = std::sin(cfg.pass_right);
-    const bool give_way = cfg.patience > S(0) && k > 0;
+    const std::size_t n = agents.size(), tasks = task_count(n, 256, executor);
+    ws.prepare(n, tasks, cfg.max_neighbors);
+    finder.build(span<const V>(agents.position.data(), n));
+    const bool give_way = cfg.patience > S(0) && cfg.max_neighbors > 0;
     span<S> waiting = agents.waiting;
     if (give_way) {
         if (waiting.size() < n) {
@@ -184,83 +283,11 @@ void crowd_step(const crowd_agents<V>& agents, const crowd_obstacles2<V>* obstac
         }
         decide_giving_way(agents, span<const S>(waiting.data(), n), cfg, finder, ws, tasks, executor);
     }
+    choose_velocities(agents, obstacles, cfg, finder, ws, give_way, tasks, executor);
     ws.last_giving_way = 0;
-    executor(tasks, [&](std::size_t t) {  // every agent chooses, in the old state
-        const index_range range = task_range(n, t, tasks);
-        typename crowd_workspace<V>::task_buffers& b = ws.tasks[t];
-        k_nearest<S, 2> near(span<neighbor<S, 2>>(b.neighbors.data(), k), k);
-        for (std::size_t i = range.begin; i < range.end; ++i) {
-            const V vi = agents.velocity[i];
-            const V pref = agents.preferred_velocity[i];
-            if (!boids::is_finite(pos[i]) || !boids::is_finite(vi) || !boids::is_finite(pref)) {
-                ws.new_velocity[i] = boids::zero<V>();  // not seen by others, and stays where it is
-                continue;
-            }
-            const S px = boids::get(pos[i], 0), py = boids::get(pos[i], 1);
-            const S vx = boids::get(vi, 0), vy = boids::get(vi, 1);
-            const S ri = agents.radius_of(i);
-            const S speed = agents.max_speed_of(i);
-            std::size_t hard = 0;
-            if (obstacles != nullptr) {
-                const S horizon = agents.time_horizon_obstacle_of(i, cfg.time_horizon_obstacle);
-                obstacles->near(px, py, horizon * speed + ri, b.edges);
-                if (b.lines.size() < k + b.edges.size()) {
-                    b.lines.resize(k + b.edges.size());
-                    b.projected.resize(k + b.edges.size());
-                }
-                hard = obstacle_half_planes(obstacles->edges(), span<const std::pair<S, std::uint32_t>>(b.edges), px,
-                                            py, vx, vy, ri, S(1) / horizon, span<half_plane<S>>(b.lines), 0);
-            }
-            std::size_t m = hard;
-            S most_share = S(0);  // the largest share of giving way this agent takes
-            if (k > 0) {
-                span<const neighbor<S, 2>> found;
-                if (give_way) {
-                    found = span<const neighbor<S, 2>>(ws.found.data() + i * k, ws.found_count[i]);
-                } else {
-                    finder.nearest(i, near, cfg.neighbor_distance);
-                    found = near.result();
-                }
-                const S inv_horizon = S(1) / agents.time_horizon_of(i, cfg.time_horizon);
-                for (const neighbor<S, 2>& nb : found) {
-                    const std::size_t j = nb.index;
-                    const V vj = agents.velocity[j];
-                    if (!boids::is_finite(vj) || !boids::is_finite(pos[j])) continue;
-                    const S combined = ri + agents.radius_of(j);
-                    if (!(combined > S(0))) continue;  // points do not collide
-                    S share = agents.share(i, j);
-                    if (give_way && ws.giving_way[i] != ws.giving_way[j]) share = ws.giving_way[i] ? S(1) : S(0);
-                    most_share = std::max(most_share, share);
-                    b.lines[m++] =
-                        orca_half_plane(nb.offset[0], nb.offset[1], vx, vy, boids::get(vj, 0), boids::get(vj, 1),
-                                        combined, share, inv_horizon, inv_dt, i < j ? S(1) : S(-1));
-                }
-            }
-            const span<const half_plane<S>> all(b.lines.data(), m);
-            velocity2<S> v{};
-            velocity2<S> aim{boids::get(pref, 0), boids::get(pref, 1)};
-            if (give_way && ws.giving_way[i]) {  // back, and to the right
-                aim = {S(0.5) * (aim.y - aim.x), S(-0.5) * (aim.x + aim.y)};
-            } else if (m > hard && cfg.pass_right > S(0) && most_share > S(0)) {
-                // The bias is for those who give way: full from an even share on, none
-                // for an agent that gives way to nobody.
-                const S f = std::min(S(1), S(2) * most_share);
-                const S c = f == S(1) ? turn_cos : std::cos(f * cfg.pass_right);
-                const S sn = f == S(1) ? turn_sin : std::sin(f * cfg.pass_right);
-                aim = {aim.x * c + aim.y * sn, aim.y * c - aim.x * sn};
-            }
-            const std::size_t failed = linear_program2(all, speed, aim, false, v);
-            if (failed < m) linear_program3(all, failed, speed, v, span<half_plane<S>>(b.projected.data(), m), hard);
-            V chosen = traits_of<V>::make(v.x, v.y);
-            if (!boids::is_finite(chosen)) chosen = boids::zero<V>();
-            ws.new_velocity[i] = boids::clamp_magnitude(chosen, speed);  // rounding can leave it a hair beyond
-        }
-    });
-    if (give_way) {
-        for (std::size_t i = 0; i < n; ++i) {
-            waiting[i] = ws.new_waiting[i];
-            ws.last_giving_way += ws.giving_way[i];
-        }
+    for (std::size_t i = 0; give_way && i < n; ++i) {
+        waiting[i] = ws.new_waiting[i];
+        ws.last_giving_way += ws.giving_way[i];
     }
     crowd_finish(
         agents, cfg, ws, obstacles != nullptr,

@@ -60,7 +60,8 @@ bool fused_step(span<V> positions, span<V> velocities, const flock_config<V>& cf
             ws.report.reason = "topological neighbours: the grid's batched k-nearest query per cell";
         } else if (cfg.order != neighbor_order::finder) {
             ws.report.reason = "neighbor_order::by_index: every boid's neighbours sorted by index";
-        } else if (const char* why = fused_metric_step(positions, velocities, cfg, finder, ws, dt, blend, tasks, executor)) {
+        } else if (const char* why =
+                       fused_metric_step(positions, velocities, cfg, finder, ws, dt, blend, tasks, executor)) {
             ws.report.reason = why;
         } else {
             ws.report = fused_report(ws.scratch);
