@@ -4,7 +4,7 @@
 #include <limits>
 #include <vector>
 #include <boids/boids.hpp>
-#include "lab_vector.hpp"
+#include "plain_vectors.hpp"
 
 namespace {
 template <class V>
@@ -36,7 +36,7 @@ TEMPLATE_TEST_CASE("behaviours on degenerate input stay finite", "[contract]", B
 }
 
 TEST_CASE("flock steps on degenerate flocks stay finite", "[contract]") {
-    using V = lab::vec2;
+    using V = test::dvec2;
     for (auto kind : {boids::neighborhood_kind::metric, boids::neighborhood_kind::topological}) {
         for (double angle : {0.0, 270.0, 360.0}) {
             for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(30)}) {
@@ -59,7 +59,7 @@ TEST_CASE("flock steps on degenerate flocks stay finite", "[contract]") {
 }
 
 TEST_CASE("finders answer radius 0 and empty flocks", "[contract]") {
-    using V = lab::vec2;
+    using V = test::dvec2;
     std::vector<V> p{V{1, 1}, V{1, 1}, V{2, 1}};
     const auto world = boids::world<double, 2>::box(boids::edges::toroidal, {10, 10});
     boids::uniform_grid<V> grid(world, 1.0);
@@ -77,16 +77,16 @@ TEST_CASE("finders answer radius 0 and empty flocks", "[contract]") {
 }
 
 TEST_CASE("validate() names the field and the reason", "[contract]") {
-    auto cfg = boids::lesson::config<lab::vec2>();
+    auto cfg = boids::lesson::config<test::dvec2>();
     cfg.view_radius = 1e-200;  // its square underflows
     const auto v = cfg.validate();
     CHECK_FALSE(v.ok());
     CHECK(std::string(v.field) == "view_radius");
     CHECK(std::string(v.reason).find("square") != std::string::npos);
-    cfg = boids::lesson::config<lab::vec2>();
+    cfg = boids::lesson::config<test::dvec2>();
     cfg.alignment_weight = -1;
     CHECK(std::string(cfg.validate().field) == "weights");
-    cfg = boids::lesson::config<lab::vec2>();
+    cfg = boids::lesson::config<test::dvec2>();
     cfg.limits.reaction_time = std::numeric_limits<double>::infinity();
     CHECK(std::string(cfg.validate().field) == "reaction_time");
 }
@@ -95,7 +95,7 @@ TEST_CASE("validate() names the field and the reason", "[contract]") {
 // off here): something defined and finite, never a silent wrong answer.
 #if defined(NDEBUG)
 TEST_CASE("guarded inputs get defined answers where asserts are off", "[contract][release]") {
-    using V = lab::vec2;
+    using V = test::dvec2;
     const V z{0, 0};
     // A reaction time that is not > 0: the limit toward zero, max_force toward desired.
     for (double tau : {0.0, -1.0, std::numeric_limits<double>::quiet_NaN()}) {

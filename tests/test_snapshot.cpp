@@ -5,7 +5,7 @@
 #include <limits>
 #include <vector>
 #include <boids/snapshot.hpp>
-#include "lab_vector.hpp"
+#include "plain_vectors.hpp"
 
 namespace {
 constexpr auto kind = static_cast<boids::snapshot_kind>(static_cast<std::uint32_t>(boids::snapshot_kind::user) + 7);
@@ -23,8 +23,8 @@ std::vector<unsigned char> sample() {
     w.put(-0.0f);
     w.put(std::numeric_limits<double>::denorm_min());
     w.put(boids::random_stream(42));
-    const std::vector<lab::vec2> xs{{1, 2}, {3, 4}, {-1e300, 5e-324}};
-    w.put_array(boids::span<const lab::vec2>(xs));
+    const std::vector<test::dvec2> xs{{1, 2}, {3, 4}, {-1e300, 5e-324}};
+    w.put_array(boids::span<const test::dvec2>(xs));
     w.finish();
     return bytes;
 }
@@ -44,7 +44,7 @@ TEST_CASE("snapshot: every field reads back bit for bit", "[snapshot]") {
     float f = 1;
     double g = 0;
     boids::random_stream rs;
-    std::vector<lab::vec2> xs;
+    std::vector<test::dvec2> xs;
     r.get(a), r.get(b), r.get(c), r.get(d), r.get(e), r.get(f), r.get(g), r.get(rs);
     r.get_array(xs, count);
     REQUIRE(r.done());

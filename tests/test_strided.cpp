@@ -5,15 +5,15 @@
 #include <string>
 #include <vector>
 #include <boids/boids.hpp>
-#include "lab_vector.hpp"
+#include "plain_vectors.hpp"
 
 namespace {
 struct entity {
     int id;
     float hp;
-    lab::vec2 pos;
+    test::dvec2 pos;
     char tag[5];
-    lab::vec2 vel;
+    test::dvec2 vel;
     double mass;
 };
 }  // namespace
@@ -28,18 +28,18 @@ TEST_CASE("strided_span: a member of every struct", "[strided]") {
     pos[1].x = 7;
     CHECK(e[1].pos.x == 7);
     const std::vector<entity>& ce = e;
-    const boids::strided_span<const lab::vec2> read = boids::members(ce, &entity::pos);
+    const boids::strided_span<const test::dvec2> read = boids::members(ce, &entity::pos);
     CHECK(read[1].x == 7);
     std::vector<entity> none;
     CHECK(boids::members(none, &entity::vel).empty());
-    std::vector<lab::vec2> flat{{1, 2}, {3, 4}};
-    const boids::strided_span<lab::vec2> as_strided{boids::span<lab::vec2>(flat)};
-    CHECK((as_strided[1].y == 4 && as_strided.stride() == sizeof(lab::vec2)));
+    std::vector<test::dvec2> flat{{1, 2}, {3, 4}};
+    const boids::strided_span<test::dvec2> as_strided{boids::span<test::dvec2>(flat)};
+    CHECK((as_strided[1].y == 4 && as_strided.stride() == sizeof(test::dvec2)));
 }
 
 TEST_CASE("the step over members of structs equals the step over arrays, bit for bit, and touches nothing else",
           "[strided][flock]") {
-    using V = lab::vec2;
+    using V = test::dvec2;
     auto cfg = boids::lesson::config<V>();
     SECTION("metric, the fused kernel") {}
     SECTION("topological") {

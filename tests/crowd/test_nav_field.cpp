@@ -10,7 +10,7 @@
 #include "nav_mazes.hpp"
 
 namespace {
-using V = lab::vec2;
+using V = test::dvec2;
 using S = double;
 using nav_test::maze;
 

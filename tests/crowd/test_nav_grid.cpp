@@ -9,7 +9,7 @@
 #include "nav_mazes.hpp"
 
 namespace {
-using V = lab::vec2;
+using V = test::dvec2;
 using S = double;
 
 bool inside_any(const nav_test::maze& m, V p) {

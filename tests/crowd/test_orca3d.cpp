@@ -11,10 +11,10 @@
 #include <boids/crowd/orca.hpp>
 #include <boids/neighbors/all_pairs.hpp>
 #include <boids/neighbors/uniform_grid.hpp>
-#include "lab_vector.hpp"
+#include "plain_vectors.hpp"
 
 namespace {
-using V = lab::vec3;
+using V = test::dvec3;
 using S = double;
 
 struct crowd3 {
@@ -140,7 +140,7 @@ TEST_CASE("3D: 100 agents on a sphere swap sides through its centre, no overlap,
 TEST_CASE("3D obstacles: agents go round a sphere and never sink through the floor", "[crowd3d][obstacles]") {
     // One name in 2D and 3D: the dimension picks the class.
     static_assert(std::is_same_v<boids::crowd_obstacles<V>, boids::crowd_obstacles3<V>>);
-    static_assert(std::is_same_v<boids::crowd_obstacles<lab::vec2>, boids::crowd_obstacles2<lab::vec2>>);
+    static_assert(std::is_same_v<boids::crowd_obstacles<test::dvec2>, boids::crowd_obstacles2<test::dvec2>>);
     boids::crowd_obstacles<V> o;
     CHECK_FALSE(o.add_sphere(V{0, 0, 0}, 0));
     CHECK_FALSE(o.add_plane(V{0, 0, 0}, V{0, 0, 0}));

@@ -12,7 +12,7 @@
 #include <boids/neighbors/auto_finder.hpp>
 #include <boids/neighbors/hashed_grid.hpp>
 #include <boids/neighbors/uniform_grid.hpp>
-#include "lab_vector.hpp"
+#include "plain_vectors.hpp"
 
 namespace {
 template <class V>
@@ -21,8 +21,8 @@ bool same_bits(const std::vector<V>& a, const std::vector<V>& b) {
 }
 
 // A 3D toroidal flock of the physics model's shape (topological, linear rules).
-boids::flock_config<lab::vec3> cube_config(double side) {
-    boids::flock_config<lab::vec3> c;
+boids::flock_config<test::dvec3> cube_config(double side) {
+    boids::flock_config<test::dvec3> c;
     c.world = boids::world<double, 3>::box(boids::edges::toroidal, {side, side, side});
     c.limits = {2.0, 5.0, 0.5, 0.5};
     c.neighbors = boids::neighborhood_kind::topological;
@@ -73,22 +73,22 @@ std::pair<std::vector<V>, std::vector<V>> grid_steps(const boids::flock_config<V
 }  // namespace
 
 TEST_CASE("grid and all-pairs steps give the same flock, bit for bit", "[flock]") {
-    auto cfg = boids::lesson::config<lab::vec2>();
+    auto cfg = boids::lesson::config<test::dvec2>();
     cfg.order = boids::neighbor_order::by_index;
     cfg.has_predator = true;
     cfg.predator = {450, 270};
-    std::vector<lab::vec2> p0, v0;
+    std::vector<test::dvec2> p0, v0;
     boids::lesson::scatter(3, cfg, p0, v0, 200);
     auto run = [&](auto finder) {
         auto p = p0, v = v0;
-        boids::flock_workspace<lab::vec2> ws;
+        boids::flock_workspace<test::dvec2> ws;
         for (int s = 0; s < 200; ++s)
-            boids::flock_step(boids::span<lab::vec2>(p), boids::span<lab::vec2>(v), cfg, finder, ws, 1.0 / 60);
+            boids::flock_step(boids::span<test::dvec2>(p), boids::span<test::dvec2>(v), cfg, finder, ws, 1.0 / 60);
         return std::make_pair(p, v);
     };
-    const auto a = run(boids::all_pairs<lab::vec2>(cfg.world));
-    const auto g = run(boids::uniform_grid<lab::vec2>(cfg.world, cfg.view_radius));
-    const auto h = run(boids::hashed_grid<lab::vec2>(cfg.world, cfg.view_radius));
+    const auto a = run(boids::all_pairs<test::dvec2>(cfg.world));
+    const auto g = run(boids::uniform_grid<test::dvec2>(cfg.world, cfg.view_radius));
+    const auto h = run(boids::hashed_grid<test::dvec2>(cfg.world, cfg.view_radius));
     CHECK(same_bits(a.first, g.first));
     CHECK(same_bits(a.second, g.second));
     CHECK(same_bits(a.first, h.first));
@@ -167,10 +167,10 @@ void check_batched_step(const boids::flock_config<V>& cfg, std::size_t n, std::u
 TEST_CASE("the batched last stage gives the per-boid step's bits, over every finder", "[flock]") {
     SECTION("3D, topological, linear separation") { check_batched_step(cube_config(12), 1500, 5); }
     SECTION("2D, topological, inverse-square separation") {
-        check_batched_step(test::batched_topological_config<lab::vec2>(40), 1200, 6);
+        check_batched_step(test::batched_topological_config<test::dvec2>(40), 1200, 6);
     }
     SECTION("2D, metric, the lesson's rules, in a box") {  // by index: the same neighbours' order for every finder
-        auto cfg = boids::lesson::config<lab::vec2>();
+        auto cfg = boids::lesson::config<test::dvec2>();
         cfg.order = boids::neighbor_order::by_index;
         check_batched_step(cfg, 300, 7);
     }
@@ -193,14 +193,14 @@ TEST_CASE("the threaded step equals the one-thread step bit for bit", "[flock][t
         cfg.neighbors = boids::neighborhood_kind::metric;
         cfg.view_angle = 300;
     }
-    std::vector<lab::vec3> p0, v0;
+    std::vector<test::dvec3> p0, v0;
     boids::lesson::scatter(9, cfg, p0, v0, 3000);
     auto run = [&](std::size_t threads) {
         auto p = p0, v = v0;
-        boids::uniform_grid<lab::vec3> grid(cfg.world, cfg.view_radius);
-        boids::flock_workspace<lab::vec3> ws;
+        boids::uniform_grid<test::dvec3> grid(cfg.world, cfg.view_radius);
+        boids::flock_workspace<test::dvec3> ws;
         for (int s = 0; s < 20; ++s)
-            boids::flock_step(boids::span<lab::vec3>(p), boids::span<lab::vec3>(v), cfg, grid, ws, 0.1,
+            boids::flock_step(boids::span<test::dvec3>(p), boids::span<test::dvec3>(v), cfg, grid, ws, 0.1,
                               boids::thread_count{threads});
         return p;
     };
@@ -216,7 +216,7 @@ TEST_CASE("a step on a thread_pool equals the sequential step bit for bit, grid 
     auto cfg = cube_config(30);
     SECTION("metric, through the grid's vectorised kernel") { cfg.neighbors = boids::neighborhood_kind::metric; }
     SECTION("topological, through the grid's batch query") {}
-    std::vector<lab::vec3> p0, v0;
+    std::vector<test::dvec3> p0, v0;
     boids::lesson::scatter(4, cfg, p0, v0, 10000);
     auto run = [&](auto&& executor) { return grid_steps(cfg, p0, v0, 4, executor); };
     const auto one = run(boids::sequential{});
@@ -232,20 +232,20 @@ TEST_CASE("a step on a thread_pool equals the sequential step bit for bit, grid 
 TEST_CASE("a step with auto_finder is the step of the finder it chooses, bit for bit", "[flock][auto_finder]") {
     // Above the crossover that is the grid with its fused metric kernel (which sums in
     // cell order, so differs from all-pairs in the last bits); below, all-pairs.
-    auto cfg = boids::lesson::config<lab::vec2>();
+    auto cfg = boids::lesson::config<test::dvec2>();
     const std::size_t n = GENERATE(std::size_t(40), std::size_t(400));
-    std::vector<lab::vec2> p0, v0;
+    std::vector<test::dvec2> p0, v0;
     boids::lesson::scatter(12, cfg, p0, v0, n);
     auto run = [&](auto& finder) {
         auto p = p0, v = v0;
-        boids::flock_workspace<lab::vec2> ws;
+        boids::flock_workspace<test::dvec2> ws;
         for (int s = 0; s < 30; ++s)
-            boids::flock_step(boids::span<lab::vec2>(p), boids::span<lab::vec2>(v), cfg, finder, ws, 1.0 / 60);
+            boids::flock_step(boids::span<test::dvec2>(p), boids::span<test::dvec2>(v), cfg, finder, ws, 1.0 / 60);
         return p;
     };
-    boids::auto_finder<lab::vec2> chooser(cfg.world, cfg.view_radius, 100);
-    boids::all_pairs<lab::vec2> pairs(cfg.world);
-    boids::uniform_grid<lab::vec2> grid(cfg.world, cfg.view_radius);
+    boids::auto_finder<test::dvec2> chooser(cfg.world, cfg.view_radius, 100);
+    boids::all_pairs<test::dvec2> pairs(cfg.world);
+    boids::uniform_grid<test::dvec2> grid(cfg.world, cfg.view_radius);
     const auto by_auto = run(chooser);
     CAPTURE(n);
     CHECK(chooser.using_grid() == (n >= 100));
@@ -278,32 +278,32 @@ TEST_CASE("a step splits into eight tasks per thread, none under 256 boids, one 
     CHECK(boids::detail::task_count(100, 256, boids::thread_count{4}) == 1);
     CHECK(boids::detail::task_count(0, 256, boids::thread_count{4}) == 1);
     // What flock_step hands an executor that says nothing of its threads (taken as 8).
-    auto cfg = boids::lesson::config<lab::vec2>();
+    auto cfg = boids::lesson::config<test::dvec2>();
     cfg.world.size = {9000, 5400};  // the lesson's density, a hundred times the boids
-    std::vector<lab::vec2> p, v;
+    std::vector<test::dvec2> p, v;
     boids::lesson::scatter(6, cfg, p, v, 20000);
-    boids::uniform_grid<lab::vec2> grid(cfg.world, cfg.view_radius);
-    boids::flock_workspace<lab::vec2> ws;
+    boids::uniform_grid<test::dvec2> grid(cfg.world, cfg.view_radius);
+    boids::flock_workspace<test::dvec2> ws;
     std::size_t most = 0;
     auto counting = [&most](std::size_t tasks, auto&& work) {
         most = std::max(most, tasks);
         for (std::size_t t = 0; t < tasks; ++t) work(t);
     };
-    boids::flock_step(boids::span<lab::vec2>(p), boids::span<lab::vec2>(v), cfg, grid, ws, 1.0 / 60, counting);
+    boids::flock_step(boids::span<test::dvec2>(p), boids::span<test::dvec2>(v), cfg, grid, ws, 1.0 / 60, counting);
     CHECK(most == 64);
     CHECK(ws.tasks == 64);
 }
 
 TEST_CASE("a NaN boid is not seen and does not spread", "[flock][finite]") {
-    const auto cfg = boids::lesson::config<lab::vec2>();
-    std::vector<lab::vec2> p, v;
+    const auto cfg = boids::lesson::config<test::dvec2>();
+    std::vector<test::dvec2> p, v;
     boids::lesson::scatter(5, cfg, p, v, 60);
     p[10] = {std::numeric_limits<double>::quiet_NaN(), 100};
     v[20] = {std::numeric_limits<double>::infinity(), 0};
-    boids::uniform_grid<lab::vec2> grid(cfg.world, cfg.view_radius);
-    boids::flock_workspace<lab::vec2> ws;
+    boids::uniform_grid<test::dvec2> grid(cfg.world, cfg.view_radius);
+    boids::flock_workspace<test::dvec2> ws;
     for (int s = 0; s < 300; ++s)
-        boids::flock_step(boids::span<lab::vec2>(p), boids::span<lab::vec2>(v), cfg, grid, ws, 1.0 / 60);
+        boids::flock_step(boids::span<test::dvec2>(p), boids::span<test::dvec2>(v), cfg, grid, ws, 1.0 / 60);
     for (std::size_t i = 0; i < p.size(); ++i) {
         if (i == 10 || i == 20) continue;
         CAPTURE(i);
@@ -315,33 +315,33 @@ TEST_CASE("a NaN boid is not seen and does not spread", "[flock][finite]") {
 TEST_CASE("degenerate flocks: none, one, dt = 0, k larger than the flock", "[flock][finite]") {
     auto cfg = cube_config(5);
     cfg.k = 50;
-    boids::uniform_grid<lab::vec3> grid(cfg.world, cfg.view_radius);
-    boids::flock_workspace<lab::vec3> ws;
+    boids::uniform_grid<test::dvec3> grid(cfg.world, cfg.view_radius);
+    boids::flock_workspace<test::dvec3> ws;
     for (std::size_t n : {0u, 1u, 2u, 9u}) {
-        std::vector<lab::vec3> p, v;
+        std::vector<test::dvec3> p, v;
         boids::lesson::scatter(n, cfg, p, v, n);
         const auto before = p;
-        boids::flock_step(boids::span<lab::vec3>(p), boids::span<lab::vec3>(v), cfg, grid, ws, 0.0);
+        boids::flock_step(boids::span<test::dvec3>(p), boids::span<test::dvec3>(v), cfg, grid, ws, 0.0);
         CHECK(same_bits(p, before));
         for (int s = 0; s < 50; ++s)
-            boids::flock_step(boids::span<lab::vec3>(p), boids::span<lab::vec3>(v), cfg, grid, ws, 0.1);
+            boids::flock_step(boids::span<test::dvec3>(p), boids::span<test::dvec3>(v), cfg, grid, ws, 0.1);
         for (std::size_t i = 0; i < n; ++i) CHECK((boids::is_finite(p[i]) && boids::is_finite(v[i])));
     }
 }
 
 TEST_CASE("flock_config::validate names the field", "[flock]") {
-    auto cfg = boids::lesson::config<lab::vec2>();
+    auto cfg = boids::lesson::config<test::dvec2>();
     CHECK(cfg.validate().ok());
     cfg.view_radius = -1;
     CHECK(std::string(cfg.validate().field) == "view_radius");
-    cfg = boids::lesson::config<lab::vec2>();
+    cfg = boids::lesson::config<test::dvec2>();
     cfg.limits.min_speed = 500;
     CHECK(std::string(cfg.validate().field) == "min_speed");
-    cfg = boids::lesson::config<lab::vec2>();
+    cfg = boids::lesson::config<test::dvec2>();
     cfg.neighbors = boids::neighborhood_kind::topological;
     cfg.k = 0;
     CHECK(std::string(cfg.validate().field) == "k");
-    cfg = boids::lesson::config<lab::vec2>();
+    cfg = boids::lesson::config<test::dvec2>();
     cfg.world.size[1] = 0;
     CHECK(std::string(cfg.validate().field) == "world.size");
 }
@@ -349,11 +349,11 @@ TEST_CASE("flock_config::validate names the field", "[flock]") {
 TEST_CASE("the grid's kernel (finder order) tracks the index-ordered step", "[flock]") {
     for (auto falloff : {boids::separation_falloff::lesson, boids::separation_falloff::linear}) {
         for (auto edges : {boids::edges::wrap, boids::edges::toroidal}) {
-            auto cfg = boids::lesson::config<lab::vec2>();
+            auto cfg = boids::lesson::config<test::dvec2>();
             cfg.world.kind = edges;
             cfg.separate.falloff = falloff;
             cfg.separate.strength = 200;
-            std::vector<lab::vec2> p0, v0;
+            std::vector<test::dvec2> p0, v0;
             boids::lesson::scatter(4, cfg, p0, v0, 300);
             const double worst = finder_against_index(cfg, p0, v0, 60, true);
             CAPTURE(static_cast<int>(falloff), static_cast<int>(edges), worst);
@@ -369,10 +369,10 @@ TEST_CASE("a grid three cells across steps on one block of the whole flock, alik
     auto cfg = cube_config(9.5);
     cfg.neighbors = boids::neighborhood_kind::metric;
     cfg.max_neighbors = 256;
-    std::vector<lab::vec3> p0, v0;
+    std::vector<test::dvec3> p0, v0;
     boids::lesson::scatter(6, cfg, p0, v0, 800);
-    boids::uniform_grid<lab::vec3> probe(cfg.world, cfg.view_radius);
-    probe.build(boids::span<const lab::vec3>(p0));
+    boids::uniform_grid<test::dvec3> probe(cfg.world, cfg.view_radius);
+    probe.build(boids::span<const test::dvec3>(p0));
     REQUIRE(probe.cells_per_axis() == std::array<std::int32_t, 3>{3, 3, 3});
     auto run = [&](auto&& executor) { return grid_steps(cfg, p0, v0, 10, executor); };
     const auto one = run(boids::sequential{});
@@ -396,10 +396,10 @@ TEST_CASE("the 3D kernel tracks the index-ordered step in blocks of more candida
     auto cfg = cube_config(12.5);
     cfg.neighbors = boids::neighborhood_kind::metric;
     cfg.max_neighbors = 400;  // every boid on the kernel, none sent to the general path
-    std::vector<lab::vec3> p0, v0;
+    std::vector<test::dvec3> p0, v0;
     boids::lesson::scatter(5, cfg, p0, v0, 800);
-    boids::uniform_grid<lab::vec3> grid(cfg.world, cfg.view_radius);
-    grid.build(boids::span<const lab::vec3>(p0));
+    boids::uniform_grid<test::dvec3> grid(cfg.world, cfg.view_radius);
+    grid.build(boids::span<const test::dvec3>(p0));
     REQUIRE(grid.cells_per_axis()[0] == 4);
     for (bool positions : {false, true}) {
         const double worst = finder_against_index(cfg, p0, v0, positions ? 20 : 1, positions);
@@ -414,9 +414,9 @@ TEST_CASE("the fused step moves boids as it goes, yet every boid sees the old st
     // Coincident pairs send boids to the general path in the middle of the fused
     // step, after some of their neighbours have already moved.
     for (auto edges : {boids::edges::bounded, boids::edges::toroidal}) {
-        auto cfg = boids::lesson::config<lab::vec2>();
+        auto cfg = boids::lesson::config<test::dvec2>();
         cfg.world.kind = edges;
-        std::vector<lab::vec2> p0, v0;
+        std::vector<test::dvec2> p0, v0;
         boids::lesson::scatter(11, cfg, p0, v0, 400);
         for (std::size_t i = 0; i < 40; ++i) p0[200 + i] = p0[i];
         const double worst = finder_against_index(cfg, p0, v0, 1, false);
@@ -428,9 +428,9 @@ TEST_CASE("the fused step moves boids as it goes, yet every boid sees the old st
 TEST_CASE("a toroidal boid outside the box sends the step to the general path, which wraps it", "[flock]") {
     // The fused kernel's minimum image holds only inside the box; the grid's build
     // notices a boid outside, and the step takes the exact general path instead.
-    auto cfg = boids::lesson::config<lab::vec2>();
+    auto cfg = boids::lesson::config<test::dvec2>();
     cfg.world.kind = boids::edges::toroidal;
-    std::vector<lab::vec2> p0, v0;
+    std::vector<test::dvec2> p0, v0;
     boids::lesson::scatter(6, cfg, p0, v0, 300);
     p0[17] = {cfg.world.size[0] + 2.0, p0[17].y};  // a lap outside, beside boids near x = 2
     p0[18] = {1.0, p0[17].y};
@@ -463,11 +463,11 @@ TEST_CASE("a crowded boid heeds its max_neighbors nearest on the kernel, as on t
     // (With a cone too.)
     for (double angle : {360.0, 270.0})
         for (auto edges : {boids::edges::bounded, boids::edges::toroidal}) {
-            auto cfg = boids::lesson::config<lab::vec2>();
+            auto cfg = boids::lesson::config<test::dvec2>();
             cfg.world.kind = edges;
             cfg.view_angle = angle;
             cfg.max_neighbors = 5;
-            std::vector<lab::vec2> p0, v0;
+            std::vector<test::dvec2> p0, v0;
             boids::lesson::scatter(21, cfg, p0, v0, 600);
             const std::size_t crowded = crowded_boids(cfg, p0);
             CAPTURE(angle, static_cast<int>(edges), crowded);
@@ -479,7 +479,7 @@ TEST_CASE("a crowded boid heeds its max_neighbors nearest on the kernel, as on t
     auto cfg = cube_config(8.0);
     cfg.neighbors = boids::neighborhood_kind::metric;
     cfg.max_neighbors = 9;
-    std::vector<lab::vec3> p0, v0;
+    std::vector<test::dvec3> p0, v0;
     boids::lesson::scatter(22, cfg, p0, v0, 700);
     const std::size_t crowded = crowded_boids(cfg, p0);
     CAPTURE(crowded);
@@ -492,12 +492,12 @@ TEST_CASE("a crowded boid whose last heeded neighbours tie in distance takes the
     // A square lattice: every boid has 4 neighbours at 1 and 4 at sqrt(2), so the
     // 6 nearest end within a tie. The general path keeps the lower indices; a radius
     // cannot tell them apart, so the kernel hands such a boid over.
-    auto cfg = boids::lesson::config<lab::vec2>();
+    auto cfg = boids::lesson::config<test::dvec2>();
     cfg.world.kind = boids::edges::bounded;
     cfg.view_angle = 360;
     cfg.view_radius = 1.6;
     cfg.max_neighbors = 6;
-    std::vector<lab::vec2> p0, v0;
+    std::vector<test::dvec2> p0, v0;
     for (int y = 0; y < 12; ++y)
         for (int x = 0; x < 12; ++x) {
             p0.push_back({20.0 + x, 20.0 + y});
@@ -563,23 +563,23 @@ TEST_CASE("a flock's state is its two arrays: a fresh grid and workspace mid-run
           "[flock][determinism]") {
     // What rollback needs: copy the positions and velocities, step the copy with new
     // scratch (or the same), and get what the original gets. Nothing else carries over.
-    auto cfg = boids::lesson::config<lab::vec2>();
-    std::vector<lab::vec2> p, v;
+    auto cfg = boids::lesson::config<test::dvec2>();
+    std::vector<test::dvec2> p, v;
     boids::lesson::scatter(11, cfg, p, v, 400);
     for (auto kind : {boids::neighborhood_kind::metric, boids::neighborhood_kind::topological}) {
         cfg.neighbors = kind;
         auto p1 = p, v1 = v;
-        boids::uniform_grid<lab::vec2> grid(cfg.world, cfg.view_radius);
-        boids::flock_workspace<lab::vec2> ws;
+        boids::uniform_grid<test::dvec2> grid(cfg.world, cfg.view_radius);
+        boids::flock_workspace<test::dvec2> ws;
         for (int s = 0; s < 60; ++s)
-            boids::flock_step(boids::span<lab::vec2>(p1), boids::span<lab::vec2>(v1), cfg, grid, ws, 1.0 / 60);
+            boids::flock_step(boids::span<test::dvec2>(p1), boids::span<test::dvec2>(v1), cfg, grid, ws, 1.0 / 60);
         auto p2 = p1, v2 = v1;  // the copy, stepped with new scratch every step
         bool same = true;
         for (int s = 0; s < 60; ++s) {
-            boids::flock_step(boids::span<lab::vec2>(p1), boids::span<lab::vec2>(v1), cfg, grid, ws, 1.0 / 60);
-            boids::uniform_grid<lab::vec2> fresh_grid(cfg.world, cfg.view_radius);
-            boids::flock_workspace<lab::vec2> fresh_ws;
-            boids::flock_step(boids::span<lab::vec2>(p2), boids::span<lab::vec2>(v2), cfg, fresh_grid, fresh_ws,
+            boids::flock_step(boids::span<test::dvec2>(p1), boids::span<test::dvec2>(v1), cfg, grid, ws, 1.0 / 60);
+            boids::uniform_grid<test::dvec2> fresh_grid(cfg.world, cfg.view_radius);
+            boids::flock_workspace<test::dvec2> fresh_ws;
+            boids::flock_step(boids::span<test::dvec2>(p2), boids::span<test::dvec2>(v2), cfg, fresh_grid, fresh_ws,
                               1.0 / 60);
             same = same && same_bits(p1, p2) && same_bits(v1, v2);
         }
@@ -684,17 +684,17 @@ TEST_CASE("every boid of a packed flock on the kernel: its summary is brute forc
     // 15, 60 and 230 neighbours each. Caps from one to none, with and without the cone.
     for (auto edges : {boids::edges::toroidal, boids::edges::bounded})
         for (double patch : {800.0, 400.0, 200.0}) {
-            std::vector<lab::vec2> p, v;
+            std::vector<test::dvec2> p, v;
             packed_flock(7, 2000, patch, p, v);
             for (double angle : {270.0, 360.0})
                 for (std::size_t cap :
                      {std::size_t(1), std::size_t(7), std::size_t(16), std::size_t(256), boids::no_cap}) {
-                    auto cfg = boids::lesson::config<lab::vec2>();
+                    auto cfg = boids::lesson::config<test::dvec2>();
                     cfg.world = boids::world<double, 2>::box(edges, {2000.0, 2000.0});
                     cfg.view_angle = angle;
                     cfg.max_neighbors = cap;
-                    boids::uniform_grid<lab::vec2> grid(cfg.world, cfg.view_radius);
-                    boids::flock_workspace<lab::vec2> ws;
+                    boids::uniform_grid<test::dvec2> grid(cfg.world, cfg.view_radius);
+                    boids::flock_workspace<test::dvec2> ws;
                     const auto got = summaries_of_step(cfg, p, v, grid, ws);
                     CAPTURE(static_cast<int>(edges), patch, angle, cap, grid.cell_size());
                     CHECK(ws.report.path == boids::flock_path::fused_kernel);
@@ -708,7 +708,7 @@ TEST_CASE("every boid of a packed flock on the kernel: its summary is brute forc
 
 TEST_CASE("every boid of a packed 3D flock on the kernel: its summary is brute force's", "[flock][dense]") {
     for (double extent : {40.0, 20.0, 10.0}) {
-        std::vector<lab::vec3> p, v;
+        std::vector<test::dvec3> p, v;
         packed_flock(8, 1500, extent, p, v);
         for (double angle : {300.0, 360.0})
             for (std::size_t cap : {std::size_t(7), std::size_t(64), boids::no_cap}) {
@@ -717,8 +717,8 @@ TEST_CASE("every boid of a packed 3D flock on the kernel: its summary is brute f
                 cfg.view_radius = 4.0;
                 cfg.view_angle = angle;
                 cfg.max_neighbors = cap;
-                boids::uniform_grid<lab::vec3> grid(cfg.world, cfg.view_radius);
-                boids::flock_workspace<lab::vec3> ws;
+                boids::uniform_grid<test::dvec3> grid(cfg.world, cfg.view_radius);
+                boids::flock_workspace<test::dvec3> ws;
                 const auto got = summaries_of_step(cfg, p, v, grid, ws);
                 CAPTURE(extent, angle, cap, grid.cell_size());
                 CHECK(ws.report.boids_off_kernel == 0);
@@ -729,10 +729,10 @@ TEST_CASE("every boid of a packed 3D flock on the kernel: its summary is brute f
 
 TEST_CASE("a packed flock's step is the same bits on 1 and 2 threads, and over any cell size the same neighbours",
           "[flock][dense][threads]") {
-    std::vector<lab::vec2> p0, v0;
+    std::vector<test::dvec2> p0, v0;
     packed_flock(9, 3000, 200.0, p0, v0);
     for (std::size_t cap : {std::size_t(7), std::size_t(256), boids::no_cap}) {
-        auto cfg = boids::lesson::config<lab::vec2>();
+        auto cfg = boids::lesson::config<test::dvec2>();
         cfg.world = boids::world<double, 2>::box(boids::edges::toroidal, {2000.0, 2000.0});
         cfg.max_neighbors = cap;
         CAPTURE(cap);
@@ -745,11 +745,11 @@ TEST_CASE("a packed flock's step is the same bits on 1 and 2 threads, and over a
         CHECK(same_bits(one.first, counted.first));
         CHECK(same_bits(one.second, counted.second));
         // The grid's own cells against cells of the user's: the same neighbours.
-        boids::uniform_grid<lab::vec2> own(cfg.world, cfg.view_radius);
-        boids::flock_workspace<lab::vec2> ws;
+        boids::uniform_grid<test::dvec2> own(cfg.world, cfg.view_radius);
+        boids::flock_workspace<test::dvec2> ws;
         const auto reference = summaries_of_step(cfg, p0, v0, own, ws);
         for (double cell : {60.0, 30.0, 11.0, 150.0}) {
-            boids::uniform_grid<lab::vec2> fixed(cfg.world, cell);
+            boids::uniform_grid<test::dvec2> fixed(cfg.world, cell);
             fixed.set_cell_size(cell);
             REQUIRE_FALSE(fixed.picks_cell_size());
             const auto got = summaries_of_step(cfg, p0, v0, fixed, ws);
@@ -768,9 +768,9 @@ TEST_CASE("a packed flock's step is the same bits on 1 and 2 threads, and over a
 
 TEST_CASE("a cap or k beyond the flock allocates by the flock: 1 << 30, SIZE_MAX and 0 count every neighbour",
           "[flock][dense][finite]") {
-    std::vector<lab::vec2> p0, v0;
+    std::vector<test::dvec2> p0, v0;
     packed_flock(10, 800, 200.0, p0, v0);
-    auto cfg = boids::lesson::config<lab::vec2>();
+    auto cfg = boids::lesson::config<test::dvec2>();
     cfg.world = boids::world<double, 2>::box(boids::edges::toroidal, {2000.0, 2000.0});
     auto run = [&](std::size_t cap, auto& finder, boids::neighborhood_kind kind) {
         auto c = cfg;
@@ -778,12 +778,12 @@ TEST_CASE("a cap or k beyond the flock allocates by the flock: 1 << 30, SIZE_MAX
         c.neighbors = kind;
         c.k = cap;
         auto p = p0, v = v0;
-        boids::flock_workspace<lab::vec2> ws;
-        boids::flock_step(boids::span<lab::vec2>(p), boids::span<lab::vec2>(v), c, finder, ws, 1.0 / 60);
+        boids::flock_workspace<test::dvec2> ws;
+        boids::flock_step(boids::span<test::dvec2>(p), boids::span<test::dvec2>(v), c, finder, ws, 1.0 / 60);
         return std::make_pair(p, v);
     };
-    boids::uniform_grid<lab::vec2> grid(cfg.world, cfg.view_radius);
-    boids::all_pairs<lab::vec2> pairs(cfg.world);
+    boids::uniform_grid<test::dvec2> grid(cfg.world, cfg.view_radius);
+    boids::all_pairs<test::dvec2> pairs(cfg.world);
     const auto metric = boids::neighborhood_kind::metric;
     const auto none = run(boids::no_cap, grid, metric);
     for (std::size_t cap : {std::size_t(1) << 30, std::numeric_limits<std::size_t>::max(), std::size_t(0)}) {

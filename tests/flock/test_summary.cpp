@@ -4,7 +4,7 @@
 #include <cstring>
 #include <vector>
 #include <boids/boids.hpp>
-#include "lab_vector.hpp"
+#include "plain_vectors.hpp"
 
 namespace {
 template <class V>
@@ -25,7 +25,7 @@ std::pair<std::vector<V>, std::vector<V>> run(const boids::flock_config<V>& cfg,
 }  // namespace
 
 TEST_CASE("summary: the sums over a neighbourhood, by hand", "[summary]") {
-    using V = lab::vec2;
+    using V = test::dvec2;
     const std::vector<V> vel{{1, 0}, {0, 2}, {4, 4}};
     const boids::neighbor<double, 2> nbrs[] = {{1, 4.0, {2, 0}}, {2, 0.0, {0, 0}}};
     const boids::separation<V> sep{3.0, boids::separation_falloff::inverse_square, 1.0, 7};
@@ -43,7 +43,7 @@ TEST_CASE("summary: the sums over a neighbourhood, by hand", "[summary]") {
 }
 
 TEST_CASE("a blend of your own that equals the ready-made one gives its bits, on every path", "[summary][flock]") {
-    using V = lab::vec2;
+    using V = test::dvec2;
     auto cfg = boids::lesson::config<V>();
     SECTION("the lesson: metric, a cone, the lesson's forms") {}
     SECTION("a predator") {
@@ -92,7 +92,7 @@ TEST_CASE("a blend of your own that equals the ready-made one gives its bits, on
 }
 
 TEST_CASE("the rules as blend parts, with seek beside them, give the ready-made blend plus seek", "[summary][blend]") {
-    using V = lab::vec2;
+    using V = test::dvec2;
     auto cfg = boids::lesson::config<V>();
     const auto lim = cfg.limits;
     const auto parts =
@@ -118,7 +118,7 @@ TEST_CASE("the rules as blend parts, with seek beside them, give the ready-made 
 }
 
 TEST_CASE("the path report names the path and why", "[summary][flock]") {
-    using V = lab::vec2;
+    using V = test::dvec2;
     auto cfg = boids::lesson::config<V>();
     boids::flock_workspace<V> ws;
     std::vector<V> p, v;
@@ -164,7 +164,7 @@ TEST_CASE("the path report names the path and why", "[summary][flock]") {
 }
 
 TEST_CASE("a blend's answer that is not finite counts as zero", "[summary][contract]") {
-    using V = lab::vec2;
+    using V = test::dvec2;
     auto cfg = boids::lesson::config<V>();
     std::vector<V> p, v;
     boids::lesson::scatter(4, cfg, p, v, 100);
@@ -180,7 +180,7 @@ TEST_CASE("a blend's answer that is not finite counts as zero", "[summary][contr
 }
 
 TEST_CASE("the summary's nearest neighbour, on the kernel and on the per-boid path", "[summary]") {
-    using V = lab::vec2;
+    using V = test::dvec2;
     auto cfg = boids::lesson::config<V>();
     cfg.view_angle = 360;
     cfg.world.kind = boids::edges::toroidal;

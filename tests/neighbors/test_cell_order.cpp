@@ -8,7 +8,7 @@
 #include <boids/models/lesson.hpp>
 #include <boids/neighbors/cell_order.hpp>
 #include <boids/neighbors/uniform_grid.hpp>
-#include "lab_vector.hpp"
+#include "plain_vectors.hpp"
 
 namespace {
 template <class V>
@@ -83,7 +83,7 @@ TEST_CASE("apply_order refuses an order that does not fit the array, changing no
 }
 
 TEMPLATE_TEST_CASE("a flock put in cell order steps as the original, boid for boid, bit for bit", "[cell_order][flock]",
-                   plain_vec2, lab::vec3) {
+                   plain_vec2, test::dvec3) {
     // The grid orders a cell's boids by index; reordered by that grid's order, they keep
     // the same sequence within every cell, so every sum runs in the same order.
     using V = TestType;

@@ -4,7 +4,7 @@
 #include <cstring>
 #include <boids/executor.hpp>
 #include <boids/neighbors/uniform_grid.hpp>
-#include "lab_vector.hpp"
+#include "plain_vectors.hpp"
 
 TEMPLATE_TEST_CASE("uniform_grid agrees with all_pairs on random flocks", "[uniform_grid][property]",
                    BOIDS_ALL_VEC_TYPES) {
@@ -40,9 +40,9 @@ TEST_CASE("uniform_grid lays out whole cells a little larger than asked", "[unif
 TEST_CASE("uniform_grid keeps its cells near 8 a boid for a flat cloud spread far apart", "[uniform_grid]") {
     // Two axes wide, one a single cell: scaling every axis alike left the wide ones at
     // thousands of cells each (gigabytes of buckets).
-    std::vector<lab::vec3> p{{0, 0, 0}, {1e12, 1e12, 0}, {-1e12, 5e11, 0}, {3, 4, 0}};
-    boids::uniform_grid<lab::vec3> g(boids::world_for<lab::vec3>{}, 1.0);
-    g.build(boids::span<const lab::vec3>(p));
+    std::vector<test::dvec3> p{{0, 0, 0}, {1e12, 1e12, 0}, {-1e12, 5e11, 0}, {3, 4, 0}};
+    boids::uniform_grid<test::dvec3> g(boids::world_for<test::dvec3>{}, 1.0);
+    g.build(boids::span<const test::dvec3>(p));
     CHECK(g.bucket_count() <= 4096);
     CHECK(g.cells_per_axis()[2] == 1);
     CHECK(g.cells_per_axis()[0] > 1);

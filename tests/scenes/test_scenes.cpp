@@ -7,25 +7,25 @@
 #include <boids/gauges.hpp>
 #include <boids/models/lesson.hpp>
 #include <boids/neighbors/uniform_grid.hpp>
-#include "lab_vector.hpp"
+#include "plain_vectors.hpp"
 
 namespace {
 struct gauges {
     double spacing, order;
 };
 gauges run_lesson(std::uint64_t seed, bool sep, bool ali, bool coh) {
-    auto cfg = boids::lesson::config<lab::vec2>();
+    auto cfg = boids::lesson::config<test::dvec2>();
     cfg.use_separation = sep;
     cfg.use_alignment = ali;
     cfg.use_cohesion = coh;
-    std::vector<lab::vec2> p, v;
+    std::vector<test::dvec2> p, v;
     boids::lesson::scatter(seed, cfg, p, v, boids::lesson::default_boids);
-    boids::uniform_grid<lab::vec2> grid(cfg.world, cfg.view_radius);
-    boids::flock_workspace<lab::vec2> ws;
+    boids::uniform_grid<test::dvec2> grid(cfg.world, cfg.view_radius);
+    boids::flock_workspace<test::dvec2> ws;
     for (int step = 0; step < 600; ++step)
-        boids::flock_step(boids::span<lab::vec2>(p), boids::span<lab::vec2>(v), cfg, grid, ws, boids::lesson::dt);
-    return {boids::mean_nearest_distance(boids::span<const lab::vec2>(p), cfg.world),
-            boids::heading_order(boids::span<const lab::vec2>(v))};
+        boids::flock_step(boids::span<test::dvec2>(p), boids::span<test::dvec2>(v), cfg, grid, ws, boids::lesson::dt);
+    return {boids::mean_nearest_distance(boids::span<const test::dvec2>(p), cfg.world),
+            boids::heading_order(boids::span<const test::dvec2>(v))};
 }
 double median(std::vector<double> x) {
     std::sort(x.begin(), x.end());
@@ -54,32 +54,32 @@ TEST_CASE("the lesson's table holds in median over 30 seeds", "[scene][lesson]")
 }
 
 TEST_CASE("60 boids started on one spot at rest spread apart, finite throughout", "[scene]") {
-    const auto cfg = boids::lesson::config<lab::vec2>();
-    std::vector<lab::vec2> p(60, lab::vec2{450, 270}), v(60, lab::vec2{0, 0});
-    boids::uniform_grid<lab::vec2> grid(cfg.world, cfg.view_radius);
-    boids::flock_workspace<lab::vec2> ws;
+    const auto cfg = boids::lesson::config<test::dvec2>();
+    std::vector<test::dvec2> p(60, test::dvec2{450, 270}), v(60, test::dvec2{0, 0});
+    boids::uniform_grid<test::dvec2> grid(cfg.world, cfg.view_radius);
+    boids::flock_workspace<test::dvec2> ws;
     bool finite = true;
     for (int step = 0; step < 300; ++step) {
-        boids::flock_step(boids::span<lab::vec2>(p), boids::span<lab::vec2>(v), cfg, grid, ws, boids::lesson::dt);
+        boids::flock_step(boids::span<test::dvec2>(p), boids::span<test::dvec2>(v), cfg, grid, ws, boids::lesson::dt);
         for (std::size_t i = 0; i < p.size(); ++i) finite = finite && boids::is_finite(p[i]) && boids::is_finite(v[i]);
     }
     CHECK(finite);
-    const double spacing = boids::mean_nearest_distance(boids::span<const lab::vec2>(p), cfg.world);
+    const double spacing = boids::mean_nearest_distance(boids::span<const test::dvec2>(p), cfg.world);
     CAPTURE(spacing);
     CHECK(spacing > 10.0);  // they started 0 px apart
 }
 
 TEST_CASE("the lesson flock for a million steps stays finite, in its speed band and in its world",
           "[scene][long][million steps]") {
-    const auto cfg = boids::lesson::config<lab::vec2>();
-    std::vector<lab::vec2> p, v;
+    const auto cfg = boids::lesson::config<test::dvec2>();
+    std::vector<test::dvec2> p, v;
     boids::lesson::scatter(7, cfg, p, v, boids::lesson::default_boids);
-    boids::uniform_grid<lab::vec2> grid(cfg.world, cfg.view_radius);
-    boids::flock_workspace<lab::vec2> ws;
+    boids::uniform_grid<test::dvec2> grid(cfg.world, cfg.view_radius);
+    boids::flock_workspace<test::dvec2> ws;
     const double lo = cfg.limits.min_speed * (1 - 1e-12), hi = cfg.limits.max_speed * (1 + 1e-12);
     std::size_t bad = 0;
     for (long step = 0; step < 1000000; ++step) {
-        boids::flock_step(boids::span<lab::vec2>(p), boids::span<lab::vec2>(v), cfg, grid, ws, boids::lesson::dt);
+        boids::flock_step(boids::span<test::dvec2>(p), boids::span<test::dvec2>(v), cfg, grid, ws, boids::lesson::dt);
         if (step % 1000 != 999) continue;  // look every 1000 steps (1,000 looks)
         for (std::size_t i = 0; i < p.size(); ++i) {
             const double s = boids::length(v[i]);

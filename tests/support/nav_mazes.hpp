@@ -11,10 +11,10 @@
 #include <utility>
 #include <vector>
 #include <boids/crowd/nav_grid.hpp>
-#include "lab_vector.hpp"
+#include "plain_vectors.hpp"
 
 namespace nav_test {
-using V = lab::vec2;
+using V = test::dvec2;
 using S = double;
 
 struct maze {
