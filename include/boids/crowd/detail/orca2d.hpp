@@ -213,14 +213,15 @@ std::size_t half_planes_of(std::size_t i, const crowd_agents<V>& agents, const c
 
 // What agent i aims at: its preferred velocity; back and to its right while it gives
 // way; turned toward its right by pass_right (in full from an even share on) where
-// it takes a share of avoiding others.
+// it takes a share of avoiding others. full_turn: pass_right's cosine and sine, once a step.
 template <class S>
-velocity2<S> aim_of(velocity2<S> pref, bool giving_way, S most_share, bool has_neighbours,
-                    const crowd_config<S>& cfg) noexcept {
+velocity2<S> aim_of(velocity2<S> pref, bool giving_way, S most_share, bool has_neighbours, const crowd_config<S>& cfg,
+                    velocity2<S> full_turn) noexcept {
     if (giving_way) return {S(0.5) * (pref.y - pref.x), S(-0.5) * (pref.x + pref.y)};
     if (!(has_neighbours && cfg.pass_right > S(0) && most_share > S(0))) return pref;
     const S f = std::min(S(1), S(2) * most_share);
-    const S c = std::cos(f * cfg.pass_right), sn = std::sin(f * cfg.pass_right);
+    const S c = f == S(1) ? full_turn.x : std::cos(f * cfg.pass_right);
+    const S sn = f == S(1) ? full_turn.y : std::sin(f * cfg.pass_right);
     return {pref.x * c + pref.y * sn, pref.y * c - pref.x * sn};
 }
 
@@ -233,6 +234,7 @@ void choose_velocities(const crowd_agents<V>& agents, const crowd_obstacles2<V>*
                        bool give_way, std::size_t tasks, Executor& executor) {
     using S = scalar_t<V>;
     const std::size_t n = agents.size(), k = cfg.max_neighbors;
+    const velocity2<S> full_turn{std::cos(cfg.pass_right), std::sin(cfg.pass_right)};
     executor(tasks, [&](std::size_t t) {
         const index_range range = task_range(n, t, tasks);
         typename crowd_workspace<V>::task_buffers& b = ws.tasks[t];
@@ -250,7 +252,7 @@ void choose_velocities(const crowd_agents<V>& agents, const crowd_obstacles2<V>*
                 half_planes_of(i, agents, obstacles, cfg, finder, ws, b, near, give_way, hard, most_share);
             const span<const half_plane<S>> all(b.lines.data(), m);
             const velocity2<S> aim = aim_of(velocity2<S>{boids::get(pref, 0), boids::get(pref, 1)},
-                                            give_way && ws.giving_way[i], most_share, m > hard, cfg);
+                                            give_way && ws.giving_way[i], most_share, m > hard, cfg, full_turn);
             const S speed = agents.max_speed_of(i);
             velocity2<S> v{};
             const std::size_t failed = linear_program2(all, speed, aim, false, v);
