@@ -124,6 +124,14 @@ TEST_CASE("boids-lab refuses bad input with one line and exit code 2", "[lab][er
         "starlings --separation-radius=nan",
         "starlings --json=1",
         "starlings --bogus=1",
+        "starlings --scene=sky",
+        "starlings --model=birds",
+        "starlings --turn-at=-1",
+        "starlings --seconds=10 --turn-at=12",
+        "starlings --separation-ahead=0.5",
+        "starlings --border-cohesion=-1",
+        "starlings --scene=free --roost-gain=2",
+        "starlings --speed-time=0",
     };
     for (const char* args : bad) {
         CAPTURE(args);
@@ -315,4 +323,32 @@ TEST_CASE("boids-lab --load refuses bad snapshots with one line, keeping the old
     CHECK(slurp(out) == "precious\n");
     CHECK(run_lab("starlings --seconds=1 --load=" + good_birds + " --out=" + out).code == 0);
     CHECK(slurp(out) != "precious\n");
+}
+
+TEST_CASE("boids-lab starlings: the field measures of a free flock with a turn", "[lab][starling][field]") {
+    const std::string measure = tmp_path("measure-" + std::to_string(getpid()) + ".json");
+    const auto r = run_lab(
+        "starlings --scene=free --model=field --birds=300 --seconds=13 --turn-at=10.5 --seed=2 "
+        "--measure=" +
+        measure);
+    REQUIRE(r.code == 0);
+    const std::string json = slurp(measure);
+    CHECK(json.front() == '{');
+    for (const char* key : {"\"scene\": \"free\"", "\"model\": \"field\"", "\"snapshots\": 4", "\"gamma\": [",
+                            "\"xi_speed_mean\": ", "\"xi_direction_mean\": ", "\"size_mean\": ", "\"nearest_mean\": ",
+                            "\"correlation\": {\"r_over_size\": [", "\"turn\": {\"at\": 10.5", "\"arrival\": ["})
+        CHECK(json.find(key) != std::string::npos);
+    CHECK(json.find("nan") == std::string::npos);
+    // --measure=- puts the same object on the last line of the output.
+    const std::string log = tmp_path("measure-" + std::to_string(getpid()) + ".txt");
+    const std::string cmd = std::string("'") + BOIDS_LAB_EXE +
+                            "' starlings --scene=free --model=field --birds=300 --seconds=13 --turn-at=10.5 --seed=2 "
+                            "--measure=- >'" +
+                            log + "'";
+    REQUIRE(std::system(cmd.c_str()) == 0);
+    const std::string printed = slurp(log);
+    CHECK(printed.size() > json.size());
+    CHECK(printed.compare(printed.size() - json.size(), json.size(), json) == 0);  // the last line
+    std::remove(measure.c_str());
+    std::remove(log.c_str());
 }

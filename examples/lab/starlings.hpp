@@ -13,6 +13,7 @@
 #include "cli.hpp"
 #include "csv.hpp"
 #include "snapshot_file.hpp"
+#include "starling_measure.hpp"
 
 namespace lab {
 
@@ -36,6 +37,11 @@ struct starling_options {
     // --save-at=SECONDS --save=FILE: the state at that time; --load=FILE: go on from one.
     double save_at = 0;
     std::string save, load;
+    // --scene=roost|free (free: no roost, no scheduled disturbances), --model=source|field,
+    // --turn-at=SECONDS (one bird starts a turn), --measure=FILE.json (-: the last line
+    // of the output).
+    std::string scene = "roost", model_name = "source", measure;
+    double turn_at = -1;
 };
 
 // What the run measured, over every step after its first 5 s.
@@ -84,6 +90,8 @@ inline bool parse_starlings(const arguments& args, starling_options& o, std::str
     if (f.ok() && o.threads == 0) f.fail("--threads: must be >= 1");
     f.count("perception-every", o.perception_every, 1000ull);
     if (f.ok() && o.perception_every == 0) f.fail("--perception-every: must be >= 1");
+    f.choice("model", o.model_name, {"source", "field"});
+    if (o.model_name == "field") m = boids::starling::field_params(m);  // the flags below start from it
     unsigned long long k = m.k;
     f.count("k", k, 24ull);
     if (f.ok() && k == 0) f.fail("--k: must be >= 1");
@@ -96,6 +104,14 @@ inline bool parse_starlings(const arguments& args, starling_options& o, std::str
     f.positive("separation-radius", r0);
     f.positive("noise", sigma, false);
     f.positive("roost-gain", kr, false);
+    double border = m.border_cohesion, ahead = m.separation_ahead, speed_time = m.flight.speed_time;
+    f.positive("border-cohesion", border, false);
+    f.positive("separation-ahead", ahead);
+    f.positive("speed-time", speed_time);
+    f.choice("scene", o.scene, {"roost", "free"});
+    f.positive("turn-at", o.turn_at, false);
+    f.text("measure", o.measure);
+    if (f.ok() && f.has("turn-at") && o.turn_at >= o.seconds) f.fail("--turn-at: not before --seconds");
     o.json = f.flag("json");
     f.text("out", o.out);
     f.positive("save-at", o.save_at, false);
@@ -104,8 +120,9 @@ inline bool parse_starlings(const arguments& args, starling_options& o, std::str
     if (f.ok() && f.has("save-at") != f.has("save")) f.fail("--save-at and --save go together");
     if (f.ok() && !o.save.empty() && o.save_at > o.seconds) f.fail("--save-at: past --seconds");
     if (!o.load.empty())
-        for (const char* fixed : {"birds", "seed", "perception-every", "k", "speed", "response-time", "alignment",
-                                  "cohesion", "separation-radius", "noise", "roost-gain"})
+        for (const char* fixed : {"birds", "seed", "scene", "model", "perception-every", "k", "speed", "response-time",
+                                  "alignment", "cohesion", "separation-radius", "noise", "roost-gain",
+                                  "border-cohesion", "separation-ahead", "speed-time"})
             if (f.ok() && f.has(fixed))
                 f.fail(std::string("--") + fixed + ": the birds and the model come from --load's snapshot");
     if (!f.finish()) {
@@ -122,6 +139,17 @@ inline bool parse_starlings(const arguments& args, starling_options& o, std::str
     m.separation_radius = static_cast<float>(r0);
     m.noise = static_cast<float>(sigma);
     m.roost_gain = static_cast<float>(kr);
+    m.border_cohesion = static_cast<float>(border);
+    m.separation_ahead = static_cast<float>(ahead);
+    m.flight.speed_time = static_cast<float>(speed_time);
+    if (o.scene == "free") {
+        if (f.has("roost-gain") && kr > 0) {
+            error = "--roost-gain: the free scene has no roost";
+            return false;
+        }
+        m.roost_gain = 0;
+        m.scheduled_disturbances = false;
+    }
     if (const auto v = m.validate(); !v) {
         error = std::string("invalid parameter ") + v.field + ": " + v.reason;
         return false;
@@ -149,7 +177,8 @@ inline bool load_starlings(const std::string& path, const std::vector<unsigned c
 // `saved`, the state at o.save_at seconds goes there.
 inline starling_stats run_starlings(const starling_options& o, boids::starling::flock<fvec3>& f, std::vector<fvec3>& p,
                                     std::vector<fvec3>& v, double& wall_ms_per_step, bool loaded = false,
-                                    std::vector<unsigned char>* saved = nullptr) {
+                                    std::vector<unsigned char>* saved = nullptr,
+                                    starling_measurement<fvec3>* measure = nullptr) {
     if (!loaded) {
         boids::starling::starting_cloud(o.seed, static_cast<std::size_t>(o.birds), o.model, p, v);
         f.reset(o.model, p.size());
@@ -167,6 +196,7 @@ inline starling_stats run_starlings(const starling_options& o, boids::starling::
         f.step(boids::span<fvec3>(p), boids::span<fvec3>(v), threads);
         wall += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         if (f.time() > 5.0 + 1e-9) stats.add(f, p, v);
+        if (measure != nullptr) measure->after_step(f, p, v);
         if (saved != nullptr && f.steps() == save_step) *saved = save_starlings(f, p, v);
     }
     wall_ms_per_step = steps > first ? wall / static_cast<double>(steps - first) : 0.0;
@@ -218,6 +248,8 @@ inline int starlings_main(const arguments& args, std::string& error) {
         std::vector<unsigned char> bytes;
         if (!read_snapshot(o.load, bytes, error) || !load_starlings(o.load, bytes, f, p, v, error)) return 2;
         o.model = f.parameters();
+        o.scene = o.model.roost_gain == 0 && !o.model.scheduled_disturbances ? "free" : "roost";
+        o.model_name = o.model.separation_ahead > 1 ? "field" : "source";
         o.birds = p.size();
         o.seed = f.parameters().seed;
         o.perception_every = f.parameters().perception_every;
@@ -229,8 +261,13 @@ inline int starlings_main(const arguments& args, std::string& error) {
     }
     double wall = 0;
     std::vector<unsigned char> saved;
-    const starling_stats s = run_starlings(o, f, p, v, wall, !o.load.empty(), o.save.empty() ? nullptr : &saved);
+    starling_measurement<fvec3> measure;
+    measure.turn_at = o.turn_at;
+    const starling_stats s = run_starlings(o, f, p, v, wall, !o.load.empty(), o.save.empty() ? nullptr : &saved,
+                                           o.measure.empty() && o.turn_at < 0 ? nullptr : &measure);
     if (!o.save.empty() && !write_snapshot(o.save, saved, error)) return 2;
+    const std::string measured = o.measure.empty() ? "" : measure.json(o.scene, o.model_name, p.size(), o.seed);
+    if (!o.measure.empty() && o.measure != "-" && !write_file_atomically(o.measure, measured + "\n", error)) return 2;
     if (!o.out.empty()) {
         std::vector<row> rows;
         rows.reserve(p.size());
@@ -240,6 +277,7 @@ inline int starlings_main(const arguments& args, std::string& error) {
     std::printf("starlings: %llu birds, %.6g s in steps of %.6g s, perception every %llu, %llu threads, %.3f ms/step\n",
                 o.birds, o.seconds, static_cast<double>(o.model.dt), o.perception_every, o.threads, wall);
     if (o.json) std::printf("%s\n", starling_json(o, f, s, wall).c_str());
+    if (o.measure == "-") std::printf("%s\n", measured.c_str());  // last: the line a script reads
     return 0;
 }
 

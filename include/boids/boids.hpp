@@ -40,6 +40,7 @@
 #include "crowd/nav_path.hpp"
 #include "models/lesson.hpp"
 #include "models/starling.hpp"
+#include "models/starling_measures.hpp"
 #include "snapshot.hpp"
 
 #if !defined(BOIDS_NO_GLM) && defined(__has_include)

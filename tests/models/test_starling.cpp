@@ -208,3 +208,91 @@ TEST_CASE(
     CHECK(std::string(g.load(boids::span<const unsigned char>(alone), q2, w2).field) == "kind");
     CHECK(g.load(boids::span<const unsigned char>(alone)));
 }
+
+TEST_CASE("starling: the field parameters are valid and differ from the source's where documented",
+          "[starling][field]") {
+    const boids::starling::params<double> source;
+    const auto field = boids::starling::field_params<double>();
+    CHECK(field.validate());
+    CHECK(field.border_cohesion > 0);
+    CHECK(source.border_cohesion == 0);
+    CHECK(field.copying.fraction == 1);
+    CHECK(field.flight.speed_time > source.flight.speed_time);
+    CHECK(field.k == source.k);  // the social rule itself is the source's
+    // Each new field is refused with its name when out of range.
+    auto p = source;
+    p.separation_ahead = 0.5;
+    CHECK(std::string(p.validate().field) == "separation_ahead");
+    p = source;
+    p.border_cohesion = -1;
+    CHECK(std::string(p.validate().field).find("border_cohesion") != std::string::npos);
+}
+
+TEST_CASE("starling: a turn started by one bird spreads to its neighbours; none starts unasked", "[starling][field]") {
+    auto m = boids::starling::field_params<double>();
+    m.scheduled_disturbances = false;
+    std::vector<bird> p, v;
+    boids::starling::starting_cloud(5, 300, m, p, v);
+    boids::starling::flock<bird> f(m, p.size());
+    for (int s = 0; s < 240; ++s) f.step(boids::span<bird>(p), boids::span<bird>(v));  // 8 s
+    CHECK(f.disturbances().empty());                                                   // none on schedule
+    CHECK(f.start_turn(300) == 0);                                                     // no such bird
+    CHECK(f.start_turn(0, 1, 1.5) == 0);                                               // amplitude above 1
+    CHECK(f.start_turn(0, 1, 1.0, 0.0) == 0);                                          // no duration
+    CHECK(f.disturbances().empty());
+    REQUIRE(f.start_turn(7, -1) == 1);
+    CHECK(f.maneuvers()[7].turn == -1);
+    CHECK(f.maneuvers()[7].active(f.time()));
+    for (int s = 0; s < 60; ++s) f.step(boids::span<bird>(p), boids::span<bird>(v));
+    REQUIRE(f.disturbances().size() == 1);
+    CHECK(f.disturbances()[0].seeded == 1);
+    CHECK(f.disturbances()[0].reached > 100);  // copied bird to bird
+    for (const auto& x : p) CHECK(boids::is_finite(x));
+}
+
+TEST_CASE("starling: a separation zone stretched ahead pushes a bird ahead that a sphere leaves alone",
+          "[starling][field]") {
+    // Two birds flying x, one 1.5 r0 ahead of the other, and one bird 1.5 r0 beside a
+    // third: with the zone twice as long, only the pair in line pushes apart.
+    auto gap_after = [](double ahead, bird offset) {
+        boids::starling::params<double> m;
+        m.separation_ahead = ahead;
+        m.scheduled_disturbances = false;
+        m.noise = 0;
+        m.alignment = 0;
+        m.cohesion = 0;
+        m.roost_gain = 0;
+        std::vector<bird> p = {{0, 20, 0}, boids::add(bird{0, 20, 0}, offset)}, v = {{10, 0, 0}, {10, 0, 0}};
+        boids::starling::flock<bird> f(m, 2);
+        f.step(boids::span<bird>(p), boids::span<bird>(v));
+        return boids::length(boids::sub(v[1], v[0]));  // relative velocity: 0 unless pushed
+    };
+    const double r0 = boids::starling::params<double>{}.separation_radius;
+    CHECK(gap_after(1, {1.5 * r0, 0, 0}) == Approx(0).margin(1e-12));
+    CHECK(gap_after(2, {1.5 * r0, 0, 0}) > 0.01);
+    CHECK(gap_after(2, {0, 0, 1.5 * r0}) == Approx(0).margin(1e-12));
+    CHECK(gap_after(2, {0, 0, 0.5 * r0}) > 0.01);  // within r0 beside: pushed as before
+}
+
+TEST_CASE("starling: the field parameters save and load with the flock", "[starling][snapshot][field]") {
+    auto m = boids::starling::field_params<double>();
+    m.scheduled_disturbances = false;
+    std::vector<bird> p, v;
+    boids::starling::starting_cloud(2, 80, m, p, v);
+    boids::starling::flock<bird> f(m, p.size());
+    for (int s = 0; s < 20; ++s) f.step(boids::span<bird>(p), boids::span<bird>(v));
+    std::vector<unsigned char> bytes;
+    f.save(bytes, p, v);
+    boids::starling::flock<bird> g;
+    std::vector<bird> q, w;
+    REQUIRE(g.load(boids::span<const unsigned char>(bytes), q, w));
+    CHECK(g.parameters().border_cohesion == m.border_cohesion);
+    CHECK(g.parameters().separation_ahead == m.separation_ahead);
+    CHECK_FALSE(g.parameters().scheduled_disturbances);
+    for (int s = 0; s < 20; ++s) {
+        f.step(boids::span<bird>(p), boids::span<bird>(v));
+        g.step(boids::span<bird>(q), boids::span<bird>(w));
+    }
+    CHECK(same_bits(p, q));
+    CHECK(same_bits(v, w));
+}

@@ -6,9 +6,9 @@
 // bird) with its parameters (starling_params.hpp).
 //
 // The pieces are free functions and small structs; starling::flock assembles them
-// into one step over the user's position and velocity arrays. Setting up a scene
-// (where the cloud starts, what to measure) is left to the caller: see
-// examples/lab/starlings.hpp.
+// into one step over the user's position and velocity arrays. The source's starting
+// cloud is starling_cloud.hpp; the field studies' measures, starling_measures.hpp;
+// the roost and free scenes, examples/lab/starlings.hpp.
 #pragma once
 #include <algorithm>
 #include <cmath>
@@ -26,6 +26,8 @@
 #include "starling_params.hpp"
 #include "starling_state.hpp"
 #include "starling_terms.hpp"
+#include "detail/starling_look.hpp"
+#include "starling_cloud.hpp"
 
 namespace boids {
 namespace starling {
@@ -133,6 +135,28 @@ public:
         return load_state(st_, bytes, {&positions, &velocities}, used);
     }
 
+    // Starts a turn on one bird now, the way a disturbance starts on its patch: bird
+    // `bird` turns to its left (side +1) or right (-1) with the pulse a sin(pi t / T)
+    // (amplitude a in [0, 1], duration T > 0 s), and its neighbours copy it by the copy
+    // rule. Returns the disturbance's number (disturbances()[number - 1]), or 0 when the
+    // bird does not exist or the pulse is invalid.
+    std::uint32_t start_turn(std::size_t bird, int side = 1, double amplitude = 1.0, double duration = 3.2) {
+        if (bird >= st_.n || !(amplitude >= 0 && amplitude <= 1) || !(duration > 0 && std::isfinite(duration)))
+            return 0;
+        maneuver m;
+        m.disturbance = static_cast<std::uint32_t>(st_.records.size() + 1);
+        m.start = st_.time;
+        m.amplitude = amplitude;
+        m.duration = duration;
+        m.turn = side >= 0 ? 1 : -1;
+        st_.maneuvers[bird] = m;
+        disturbance_record rec;
+        rec.t = st_.time;
+        rec.seeded = rec.reached = 1;
+        st_.records.push_back(rec);
+        return m.disturbance;
+    }
+
     template <class Executor = sequential>
     void step(span<V> positions, span<V> velocities, Executor&& executor = {}) {
         BOIDS_ASSERT(positions.size() == st_.n && velocities.size() == st_.n,
@@ -213,7 +237,7 @@ private:
     using seen = typename flock_state<V>::seen;  // what a look found
 
     void start_disturbance(span<const V> pos, span<const V> vel, double t) {
-        if (st_.n == 0 || t < st_.next_disturbance) return;
+        if (st_.n == 0 || !st_.settings.scheduled_disturbances || t < st_.next_disturbance) return;
         st_.next_disturbance = t + st_.scene_rng.uniform(static_cast<double>(st_.settings.disturbance_min_gap),
                                                          static_cast<double>(st_.settings.disturbance_max_gap));
         // The edge patch: the bird farthest out along a random horizontal direction,
@@ -282,6 +306,8 @@ private:
         bool any_coincident = false;
         const separation<V> sep{st_.settings.separation_radius, separation_falloff::linear, st_.settings.separation,
                                 st_.settings.seed};
+        const S ahead = st_.settings.separation_ahead;
+        const V heading = ahead == S(1) ? boids::zero<V>() : boids::normalized_or_zero(vel[i]);
         std::size_t counted = 0;
         for (std::size_t j = 0; j < found.size(); ++j) {
             const auto& nb = found[j];
@@ -291,11 +317,15 @@ private:
                 osum = boids::add(osum, detail::to_vector<V>(nb.offset));
                 ++counted;
             }
-            sep.add(i, nb, push, coincident, any_coincident);
+            if (ahead == S(1) || nb.distance_squared == S(0)) sep.add(i, nb, push, coincident, any_coincident);
+            else boids::detail::starling_push_ahead(nb, heading, ahead, st_.settings.separation_radius, push);
         }
         seen& out = st_.seen_by_slot[slot];
         out.mean_velocity = counted > 0 ? boids::scale(vsum, S(1) / static_cast<S>(counted)) : vel[i];
         out.cohesion = counted > 0 ? boids::scale(osum, S(1) / static_cast<S>(counted)) : boids::zero<V>();
+        if (st_.settings.border_cohesion > S(0) && !found.empty())
+            out.cohesion = boids::scale(
+                out.cohesion, S(1) + st_.settings.border_cohesion * boids::detail::starling_border_side<V>(found));
         out.separation = boids::scale(boids::add(push, coincident), st_.settings.separation);
         out.nearest = found.empty() ? std::numeric_limits<S>::infinity() : std::sqrt(found[0].distance_squared);
         out.farthest = found.empty() ? S(0) : std::sqrt(found[found.size() - 1].distance_squared);
@@ -348,39 +378,6 @@ private:
 
     flock_state<V> st_;
 };
-
-// The source's starting cloud: `birds` birds uniform in a ball of radius
-// size_scale(birds) around (0, 20, 0), all heading one seeded horizontal direction at
-// the preferred speed, each a little off it (normal noise of 0.1 of the speed across,
-// 0.05 up). The same seed gives the same cloud on every machine.
-template <class V>
-void starting_cloud(std::uint64_t seed, std::size_t birds, const params<scalar_t<V>>& p, std::vector<V>& positions,
-                    std::vector<V>& velocities) {
-    using S = scalar_t<V>;
-    const double e = starling::size_scale(static_cast<double>(birds));
-    random_stream rng(hash_combine(seed, 0xC10Du));
-    const double heading = 2.0 * pi<double> * rng.uniform();
-    const double v0 = static_cast<double>(p.flight.preferred_speed);
-    positions.resize(birds);
-    velocities.resize(birds);
-    for (std::size_t i = 0; i < birds; ++i) {
-        double x, y, z;
-        do {  // uniform in the unit ball
-            x = rng.uniform(-1, 1);
-            y = rng.uniform(-1, 1);
-            z = rng.uniform(-1, 1);
-        } while (x * x + y * y + z * z > 1);
-        const double at[3] = {e * x, 20 + e * y, e * z};
-        positions[i] = boids::generate<V>([&](std::size_t d) { return static_cast<S>(at[d]); });
-        // One draw a statement: the order the stream is read in is written down.
-        const double nx = rng.normal();
-        const double ny = rng.normal();
-        const double nz = rng.normal();
-        const double vel[3] = {v0 * (std::cos(heading) + 0.1 * nx), v0 * 0.05 * ny,
-                               v0 * (std::sin(heading) + 0.1 * nz)};
-        velocities[i] = boids::generate<V>([&](std::size_t d) { return static_cast<S>(vel[d]); });
-    }
-}
 
 }  // namespace starling
 }  // namespace boids

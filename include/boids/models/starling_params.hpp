@@ -21,15 +21,29 @@ struct params {
     std::size_t perception_every = 1;  // P: a bird looks every P steps, staggered
     S alignment = S(1.5);              // J, 1/s (chosen)
     S cohesion = S(0.8);               // C, 1/s^2 (chosen)
-    S separation = S(10);              // S, m/s^2
-    S separation_radius = S(2.0);      // r0, m (chosen)
+    // Extra cohesion at the flock's border, where a bird's candidates all lie to one
+    // side: cohesion C (1 + border_cohesion b), b the length of the mean of the unit
+    // vectors to the candidates (about 0 inside, 0.5 on the border). 0 is the source's;
+    // above, a flock stays whole without a roost (the centrality of Hildenbrandt et al.
+    // 2010's StarDisplay).
+    S border_cohesion = S(0);
+    S separation = S(10);          // S, m/s^2
+    S separation_radius = S(2.0);  // r0, m (chosen)
     // Separation acts at once, outside the bank and lift lags (chosen: through the
     // lags, birds of the 3,000-bird scene came within 1-3 cm of each other).
     bool separation_reflex = true;
-    S noise = S(1.0);                                            // sigma, m/s^2 per component (chosen)
-    S noise_time = S(1.8);                                       // tc, s
-    S roost_gain = S(3.0);                                       // K_R, m/s^2 (chosen)
-    S roost_x = S(-25), roost_y = S(0), roost_z = S(-30);        // the roost centre, m
+    // The separation zone's reach ahead of and behind a bird (along its heading), in
+    // r0: 1 is the source's sphere; above 1, an ellipsoid that keeps the birds ahead and
+    // behind farther off than those beside, as field flocks do (Ballerini et al. 2008).
+    // Among the candidates only.
+    S separation_ahead = S(1);
+    S noise = S(1.0);                                      // sigma, m/s^2 per component (chosen)
+    S noise_time = S(1.8);                                 // tc, s
+    S roost_gain = S(3.0);                                 // K_R, m/s^2 (chosen)
+    S roost_x = S(-25), roost_y = S(0), roost_z = S(-30);  // the roost centre, m
+    // The source's disturbances, started on an edge patch at the times below. Off, a
+    // turn starts only on request (flock::start_turn).
+    bool scheduled_disturbances = true;
     S disturbance_first = S(5);                                  // s
     S disturbance_min_gap = S(16), disturbance_max_gap = S(28);  // s
     S patch_min_radius = S(2), patch_scale = S(0.42);            // patch radius max(2 m, 0.42 E)
@@ -49,12 +63,14 @@ struct params {
         if (candidates < k) return detail::fail("candidates", "must be >= k");
         if (candidates > 64) return detail::fail("candidates", "must be <= 64");
         if (perception_every == 0) return detail::fail("perception_every", "must be >= 1");
-        for (S x : {alignment, cohesion, separation, noise, roost_gain, lateral, dive})
+        for (S x : {alignment, cohesion, border_cohesion, separation, noise, roost_gain, lateral, dive})
             if (!finite_non_negative(x))
-                return detail::fail("alignment/cohesion/separation/noise/roost_gain/lateral/dive",
+                return detail::fail("alignment/cohesion/border_cohesion/separation/noise/roost_gain/lateral/dive",
                                     "must be finite and >= 0");
         if (!(std::isfinite(separation_radius) && separation_radius > S(0)))
             return detail::fail("separation_radius", "must be finite and > 0");
+        if (!(std::isfinite(separation_ahead) && separation_ahead >= S(1)))
+            return detail::fail("separation_ahead", "must be finite and >= 1");
         if (!(std::isfinite(noise_time) && noise_time > S(0)))
             return detail::fail("noise_time", "must be finite and > 0");
         if (!(std::isfinite(roost_x) && std::isfinite(roost_y) && std::isfinite(roost_z)))
@@ -84,6 +100,23 @@ struct params {
         return flight.validate();
     }
 };
+
+// The parameters that match the field data its source cites (docs/starlings.md):
+// `source` with the separation zone stretched ahead and behind (the neighbour
+// anisotropy of Ballerini et al. 2008), a marginal speed control (the scale-free speed
+// correlations of Cavagna et al. 2010) and copies of a turn as strong as the turn (it
+// crosses the flock without fading, as in Attanasi et al. 2014).
+template <class S>
+[[nodiscard]] params<S> field_params(params<S> source = {}) noexcept {
+    source.separation_radius = S(1.2);
+    source.noise = S(0.3);
+    source.border_cohesion = S(1);
+    source.flight.speed_time = S(10);
+    source.copying.fraction = 1;
+    source.copying.min_delay = 0.02;
+    source.copying.max_delay = 0.06;
+    return source;
+}
 
 }  // namespace starling
 }  // namespace boids

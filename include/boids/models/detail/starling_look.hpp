@@ -1,0 +1,44 @@
+// boids/models/detail/starling_look.hpp - what a starling's look adds to the source's
+// rules: how one-sided its candidates lie, and separation with a zone stretched along
+// the heading.
+#pragma once
+#include <algorithm>
+#include <cmath>
+#include "../../flock/rules.hpp"
+#include "../../neighbors/query.hpp"
+#include "../../span.hpp"
+#include "../../vector.hpp"
+
+namespace boids {
+namespace detail {
+
+// The length of the mean of the unit vectors to the candidates: about 0 inside the
+// flock and 0.5 on its border.
+template <class V>
+[[nodiscard]] scalar_t<V> starling_border_side(span<const neighbor<scalar_t<V>, 3>> found) noexcept {
+    using S = scalar_t<V>;
+    if (found.empty()) return S(0);
+    V sum = boids::zero<V>();
+    for (const auto& nb : found)
+        if (nb.distance_squared > S(0))
+            sum = boids::add_scaled(sum, detail::to_vector<V>(nb.offset), S(1) / std::sqrt(nb.distance_squared));
+    return boids::length(sum) / static_cast<S>(found.size());
+}
+
+// Separation from one candidate with a zone stretched `ahead` times along the unit
+// heading: the linear falloff (1 - d/r0) of the distance d measured with the part
+// along the heading divided by `ahead`, pushing along the true offset.
+template <class V>
+void starling_push_ahead(const neighbor<scalar_t<V>, 3>& nb, const V& heading, scalar_t<V> ahead, scalar_t<V> r0,
+                V& push) noexcept {
+    using S = scalar_t<V>;
+    const V offset = detail::to_vector<V>(nb.offset);
+    const S along = boids::dot(offset, heading);
+    const S scaled2 = nb.distance_squared - along * along * (S(1) - S(1) / (ahead * ahead));
+    if (!(scaled2 < r0 * r0) || !(nb.distance_squared > S(0))) return;
+    const S falloff = S(1) - std::sqrt(std::max(scaled2, S(0))) / r0;
+    push = boids::add_scaled(push, offset, -falloff / std::sqrt(nb.distance_squared));
+}
+
+}  // namespace detail
+}  // namespace boids
