@@ -59,17 +59,19 @@ def measures(argv, title):
            '<rect width="100%" height="100%" fill="#10131a"/>',
            '<style>text{font:12px sans-serif;fill:#cfd6e4}</style>',
            '<text x="20" y="22">%s</text>' % (title or "starling field measures, %d runs" % len(runs))]
-    # gamma(n): the mean over the runs that measured it.
-    gam = [r["gamma"] for r in runs if r["gamma"] and None not in r["gamma"]]
+    # gamma(n): the mean over the runs with the bird count nearest 1,000.
+    counts = sorted({r.get("birds", 0) for r in runs}, key=lambda n: abs(n - 1000))
+    gam = [r["gamma"] for r in runs if r.get("birds") == counts[0] and r["gamma"] and None not in r["gamma"]]
     if gam:
         mean = [sum(g[i] for g in gam) / len(gam) for i in range(len(gam[0]))]
-        panel(out, 60, 60, 380, 220, "neighbour anisotropy gamma(n)", "rank n", len(mean) + 1, 0, 1,
+        panel(out, 60, 60, 380, 220, "neighbour anisotropy gamma(n), %d birds, %d runs" % (counts[0], len(gam)),
+              "rank n", len(mean) + 1, 0, 1,
               [(list(zip(range(1, len(mean) + 1), mean)), "#8cd9ff", True)], [(1.0 / 3, "#4ccc66", "1/3")])
     # C(r): the largest run's.
     big = max(runs, key=lambda r: r.get("birds", 0))
     c = big["correlation"]
     r = c["r_over_size"]
-    panel(out, 540, 60, 380, 220, "C(r), %d birds: speed (orange), direction (blue)" % big["birds"], "r / L", 1, -0.5, 1,
+    panel(out, 540, 60, 380, 220, "C(r), %d birds: speed (orange), direction (blue)" % big["birds"], "r / L", 1, -1, 1,
           [(list(zip(r, c["speed"])), "#ffb347", True), (list(zip(r, c["direction"])), "#8cd9ff", True)],
           [(0, "#666", "")])
     # xi against L, one point per run.

@@ -30,7 +30,8 @@ const scenes = {
                ['noise', 'noise m/s^2', 0, 5, 0.05, 1.0], ['roost_gain', 'roost gain m/s^2', 0, 10, 0.1, 3.0],
                ['speed', 'preferred speed m/s', 4, 20, 0.1, 10], ['max_accel', 'max acceleration m/s^2', 2, 30, 0.5, 12],
                ['response', 'turn response time s', 0.02, 2, 0.01, 0.25], ['k', 'topological neighbours k', 1, 20, 1, 7]],
-    presets: {},
+    // The source's parameters or those matched to the field data (docs/starlings.md).
+    presets: {source: 'source', field: 'field', 'free flight': 'free'},
   },
 };
 
@@ -76,7 +77,15 @@ function buildControls() {
   for (const p of Object.keys(s.presets)) {
     const b = document.createElement('button');
     b.textContent = p;
-    b.addEventListener('click', () => M.ccall('flock_preset', null, ['string'], [p]));
+    b.addEventListener('click', () => {
+      if (scene !== 'starlings') return M.ccall('flock_preset', null, ['string'], [p]);
+      const field = p !== 'source', free = p === 'free flight';
+      Object.assign(values.starlings, field ? {separation_radius: 1.2, noise: 0.3} : {separation_radius: 2.0, noise: 1.0},
+                    {roost_gain: free ? 0 : 3.0});
+      M._starlings_model(field ? 1 : 0, free ? 1 : 0);
+      buildControls();
+      apply(false);
+    });
     box.appendChild(b);
   }
   spacingHistory.length = orderHistory.length = 0;

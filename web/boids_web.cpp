@@ -92,6 +92,9 @@ EMSCRIPTEN_KEEPALIVE void starlings_reset(int count, int seed) {
     starlings.seed = static_cast<std::uint64_t>(seed);
     starlings.reset();
 }
+// 1: the parameters matched to the field data (else the source's); 1: free flight (else
+// over the roost). Starts over.
+EMSCRIPTEN_KEEPALIVE void starlings_model(int field, int free_flight) { starlings.use(field != 0, free_flight != 0); }
 EMSCRIPTEN_KEEPALIVE void starlings_set(float alignment, float cohesion, float separation_radius, float noise,
                                         float roost_gain, float preferred_speed, float max_acceleration,
                                         float response_time) {

@@ -1,5 +1,6 @@
 // boids-demo: the lesson's labs in a window (SDL2 + OpenGL 2.1 + Dear ImGui).
 //   boids-demo [--scene=warmup|flock|starlings|crowd|formation] [--boids=N] [--seed=S]
+//              [--model=source|field] [--flight=roost|free]   (the starlings)
 //              [--frames=N --screenshot=FILE.png]    (headless capture, then exit)
 // Warm-up: click to move the target, SPACE switches seek/flee/arrive.
 // Flock: the mouse is the hawk, 1/2/3 toggle the rules, R resets.
@@ -28,6 +29,7 @@ struct options {
     std::string scene = "flock";
     unsigned long long boids = 0, seed = 7, frames = 0;  // boids 0: the scene's own (60 boids, 3000 starlings)
     std::string screenshot;
+    bool field = false, free_flight = false;  // the starlings: --model=field, --flight=free
 };
 
 bool parse(int argc, char** argv, options& o, std::string& error) {
@@ -41,6 +43,11 @@ bool parse(int argc, char** argv, options& o, std::string& error) {
     if (f.ok() && f.has("boids") && o.boids < 10) f.fail("--boids: at least 10");
     f.count("seed", o.seed, ~0ull >> 1);
     f.count("frames", o.frames, 1000000);
+    std::string model = "source", flight = "roost";
+    f.choice("model", model, {"source", "field"});
+    f.choice("flight", flight, {"roost", "free"});
+    o.field = model == "field";
+    o.free_flight = flight == "free";
     f.text("screenshot", o.screenshot);
     if (f.ok() && !o.screenshot.empty() && o.frames == 0) f.fail("--screenshot needs --frames=N");
     if (!f.finish()) {
@@ -253,6 +260,15 @@ void flock_panel(demo::flock_scene& s) {
 
 void starling_panel(demo::starling_scene& s) {
     auto& p = s.params;
+    int model = s.field ? 1 : 0, scene = s.free_flight ? 1 : 0;
+    bool changed = ImGui::RadioButton("source's model", &model, 0);
+    ImGui::SameLine();
+    changed = ImGui::RadioButton("matched to field data", &model, 1) || changed;
+    changed = ImGui::RadioButton("over the roost", &scene, 0) || changed;
+    ImGui::SameLine();
+    changed = ImGui::RadioButton("free flight", &scene, 1) || changed;
+    if (changed) s.use(model == 1, scene == 1);
+    if (ImGui::Button("one bird turns (T)")) s.start_turn();
     ImGui::SliderFloat("v0 preferred speed m/s", &p.flight.preferred_speed, 4, 20);
     ImGui::SliderFloat("J alignment 1/s", &p.alignment, 0, 5);
     ImGui::SliderFloat("C cohesion 1/s^2", &p.cohesion, 0, 5);
@@ -389,7 +405,7 @@ int main(int argc, char** argv) {
     demo::starling_scene starlings;
     starlings.count = o.boids > 0 ? static_cast<int>(o.boids) : 3000;
     starlings.seed = o.seed;
-    starlings.reset();
+    starlings.use(o.field, o.free_flight);
     demo::crowd_scene crowd;
     crowd.count = o.boids > 0 && o.scene == "crowd" ? static_cast<int>(o.boids) : 0;
     crowd.reset();
@@ -450,6 +466,9 @@ int main(int argc, char** argv) {
                     else if (scene == 3) crowd.reset();
                     else if (scene == 4) formation.reset();
                     else flock.reset();
+                    break;
+                case SDLK_t:
+                    if (scene == 2) starlings.start_turn();
                     break;
                 case SDLK_ESCAPE: running = false; break;
                 default: break;

@@ -159,6 +159,26 @@ struct starling_scene {
     // Threads kept from frame to frame; replaced when the slider moves.
     std::unique_ptr<boids::thread_pool> pool;
 
+    // The model's parameters: the source's or those matching the field data
+    // (starling::field_params), over the roost or in free flight (no roost, no
+    // scheduled disturbances); then starts over.
+    bool field = false, free_flight = false;
+    void use(bool field_model, bool free) {
+        field = field_model;
+        free_flight = free;
+        params = field ? boids::starling::field_params<float>() : boids::starling::params<float>{};
+        if (free_flight) {
+            params.roost_gain = 0;
+            params.scheduled_disturbances = false;
+        }
+        reset();
+    }
+    // One bird on the flock's left edge starts a turn now.
+    void start_turn() {
+        if (!positions.empty())
+            model.start_turn(lab::starling_measurement<lab::fvec3>::edge_bird(positions, velocities));
+    }
+
     void reset() {
         params.seed = seed;
         boids::starling::starting_cloud(seed, static_cast<std::size_t>(count), params, positions, velocities);

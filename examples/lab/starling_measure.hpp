@@ -93,16 +93,16 @@ struct starling_measurement {
         const double per_a = anisotropy_snapshots > 0 ? 1.0 / static_cast<double>(anisotropy_snapshots) : NAN;
         std::vector<double> r(bins);
         for (std::size_t b = 0; b < bins; ++b) r[b] = (static_cast<double>(b) + 0.5) / static_cast<double>(bins);
-        std::string out = "{\"scene\": \"" + scene + "\", \"model\": \"" + model +
-                          "\", \"birds\": " + std::to_string(birds) + ", \"seed\": " + std::to_string(seed) +
-                          ", \"snapshots\": " + std::to_string(snapshots) +
-                          ", \"anisotropy_snapshots\": " + std::to_string(anisotropy_snapshots) +
-                          ", \"interior_mean\": " + num(interior * per_a) + ", \"gamma\": " + list(gamma, per_a) +
-                          ", \"rank_distance\": " + list(rank_distance, per_a) + ", \"nearest_mean\": " +
-                          num(nearest * per) + ", \"size_mean\": " + num(size * per) + ", \"xi_speed_mean\": " +
-                          num(xi_speed * per) + ", \"xi_direction_mean\": " + num(xi_direction * per) +
-                          ", \"correlation\": {\"r_over_size\": " + list(r, 1) + ", \"speed\": " +
-                          list(speed_c, per) + ", \"direction\": " + list(direction_c, per) + "}";
+        std::string out =
+            "{\"scene\": \"" + scene + "\", \"model\": \"" + model + "\", \"birds\": " + std::to_string(birds) +
+            ", \"seed\": " + std::to_string(seed) + ", \"snapshots\": " + std::to_string(snapshots) +
+            ", \"anisotropy_snapshots\": " + std::to_string(anisotropy_snapshots) +
+            ", \"interior_mean\": " + num(interior * per_a) + ", \"gamma\": " + list(gamma, per_a) +
+            ", \"rank_distance\": " + list(rank_distance, per_a) + ", \"nearest_mean\": " + num(nearest * per) +
+            ", \"size_mean\": " + num(size * per) + ", \"xi_speed_mean\": " + num(xi_speed * per) +
+            ", \"xi_direction_mean\": " + num(xi_direction * per) +
+            ", \"correlation\": {\"r_over_size\": " + list(r, 1) + ", \"speed\": " + list(speed_c, per) +
+            ", \"direction\": " + list(direction_c, per) + "}";
         if (turn_time >= 0) {
             const auto s = turn.result();
             std::vector<double> d(turn.distances().begin(), turn.distances().end());
@@ -111,9 +111,9 @@ struct starling_measurement {
                    ", \"birds\": " + std::to_string(s.birds) + ", \"reached\": " + std::to_string(s.reached) +
                    ", \"speed\": " + num(s.speed) + ", \"r2\": " + num(s.r2) + ", \"delay\": " + num(s.delay) +
                    ", \"far_distance\": " + num(s.far_distance) +
-                   ", \"farthest\": " + num(d.empty() ? NAN : *std::max_element(d.begin(), d.end())) + ", \"amplitude_near\": " + num(s.amplitude_near) +
-                   ", \"amplitude_far\": " + num(s.amplitude_far) + ", \"distance\": " + list(d, 1) +
-                   ", \"arrival\": " + list(a, 1) + "}";
+                   ", \"farthest\": " + num(d.empty() ? NAN : *std::max_element(d.begin(), d.end())) +
+                   ", \"amplitude_near\": " + num(s.amplitude_near) + ", \"amplitude_far\": " + num(s.amplitude_far) +
+                   ", \"distance\": " + list(d, 1) + ", \"arrival\": " + list(a, 1) + "}";
         }
         return out + "}";
     }

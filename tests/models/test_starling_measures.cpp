@@ -226,7 +226,7 @@ TEST_CASE("starling measures: the distance to the border of a cube", "[starling]
     REQUIRE(d.size() == p.size());
     CHECK(d[0] == Approx(0).margin(1e-9));  // a corner is on the hull
     const std::size_t centre = (5 * 11 + 5) * 11 + 5;
-    CHECK(d[centre] >= 5 - 1e-9);       // never below the true distance
-    CHECK(d[centre] <= 5 * 1.05);       // and close to it
-    CHECK(d[centre + 1] < d[centre]);   // one step toward a face: nearer
+    CHECK(d[centre] >= 5 - 1e-9);      // never below the true distance
+    CHECK(d[centre] <= 5 * 1.05);      // and close to it
+    CHECK(d[centre + 1] < d[centre]);  // one step toward a face: nearer
 }

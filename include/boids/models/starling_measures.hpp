@@ -22,7 +22,6 @@
 namespace boids {
 namespace starling {
 
-
 // Each bird's distance to the flock's border, taken as the convex hull of the birds:
 // the smallest gap, over `directions` directions spread over the sphere, between the
 // bird and the outermost bird along that direction. An estimate from above that
@@ -74,7 +73,8 @@ template <class V>
     const double volume = std::max((hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2]), 1e-30);
     const double cell = std::cbrt(volume * static_cast<double>(k + 1) / static_cast<double>(n));
     std::vector<V> at(n);
-    for (std::size_t i = 0; i < n; ++i) at[i] = boids::generate<V>([&](std::size_t d) { return static_cast<S>(p[i][d]); });
+    for (std::size_t i = 0; i < n; ++i)
+        at[i] = boids::generate<V>([&](std::size_t d) { return static_cast<S>(p[i][d]); });
     uniform_grid<V> grid(world_for<V>{}, static_cast<S>(std::isfinite(cell) && cell > 1e-9 ? cell : 1.0));
     grid.build(span<const V>(at));
     const std::vector<double> border = boids::detail::field::hull_distances(p, 256);
@@ -88,8 +88,7 @@ template <class V>
         const auto found = knn.result();
         if (found.empty()) continue;
         nearest_sum += std::sqrt(static_cast<double>(found[0].distance_squared));
-        if (found.size() < k || !(border[i] > std::sqrt(static_cast<double>(found[k - 1].distance_squared))))
-            continue;
+        if (found.size() < k || !(border[i] > std::sqrt(static_cast<double>(found[k - 1].distance_squared)))) continue;
         ++out.interior;
         for (std::size_t r = 0; r < k; ++r) {
             const double len = std::sqrt(static_cast<double>(found[r].distance_squared));
@@ -131,7 +130,6 @@ struct correlation_functions {
     // stays positive.
     double xi_speed = 0, xi_direction = 0;
 };
-
 
 template <class V>
 [[nodiscard]] correlation_functions correlations(span<const V> positions, span<const V> velocities,
@@ -178,7 +176,8 @@ template <class V>
     for (std::size_t i = 0; i < n; ++i)
         for (std::size_t j = i + 1; j < n; ++j) {
             const point3 d{p[j][0] - p[i][0], p[j][1] - p[i][1], p[j][2] - p[i][2]};
-            const auto b = std::min(bins - 1, static_cast<std::size_t>(std::sqrt(boids::detail::field::dot3(d, d)) * per_bin));
+            const auto b =
+                std::min(bins - 1, static_cast<std::size_t>(std::sqrt(boids::detail::field::dot3(d, d)) * per_bin));
             out.speed[b] += speed[i] * speed[j];
             out.direction[b] += boids::detail::field::dot3(dir[i], dir[j]);
             ++out.pairs[b];
@@ -191,7 +190,8 @@ template <class V>
         out.direction[b] *= norm_dir / count;
     }
     out.xi_speed = var_speed > 0 ? boids::detail::field::first_zero(out.speed, out.pairs, out.bin_width, out.size) : 0;
-    out.xi_direction = var_dir > 0 ? boids::detail::field::first_zero(out.direction, out.pairs, out.bin_width, out.size) : 0;
+    out.xi_direction =
+        var_dir > 0 ? boids::detail::field::first_zero(out.direction, out.pairs, out.bin_width, out.size) : 0;
     return out;
 }
 
@@ -203,16 +203,15 @@ template <class V>
 class turn_tracker {
 public:
     struct summary {
-        std::size_t birds = 0, reached = 0;  // followed, and turned past the threshold
-        double speed = 0;      // of propagation: 1 / the slope of turning time against distance
-        double r2 = 0;         // of that line (1: every bird on it)
-        double delay = 0;      // the line's turning time at distance 0, after start()
-        double far_distance = 0;               // the farthest bird reached, from the first
+        std::size_t birds = 0, reached = 0;            // followed, and turned past the threshold
+        double speed = 0;                              // of propagation: 1 / the slope of turning time against distance
+        double r2 = 0;                                 // of that line (1: every bird on it)
+        double delay = 0;                              // the line's turning time at distance 0, after start()
+        double far_distance = 0;                       // the farthest bird reached, from the first
         double amplitude_near = 0, amplitude_far = 0;  // median amplitudes of the nearest and farthest tenths reached
     };
 
-    void start(span<const V> positions, span<const V> velocities, std::size_t first, double t,
-               double threshold = 0.5) {
+    void start(span<const V> positions, span<const V> velocities, std::size_t first, double t, double threshold = 0.5) {
         // No such first bird: nothing is followed.
         const std::size_t m = std::min(positions.size(), velocities.size()), n = first < m ? m : 0;
         start_ = t;
@@ -299,9 +298,11 @@ private:
         if (!(len > 0) || !std::isfinite(len)) return {0, 0, 0};
         return {u[0] / len, u[1] / len, u[2] / len};
     }
-    [[nodiscard]] static double angle(const boids::detail::field::point3& a, const boids::detail::field::point3& b) noexcept {
+    [[nodiscard]] static double angle(const boids::detail::field::point3& a,
+                                      const boids::detail::field::point3& b) noexcept {
         // atan2 of |a x b| and a . b: accurate for small angles too.
-        const boids::detail::field::point3 c{a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+        const boids::detail::field::point3 c{a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2],
+                                             a[0] * b[1] - a[1] * b[0]};
         return std::atan2(std::sqrt(boids::detail::field::dot3(c, c)), boids::detail::field::dot3(a, b));
     }
 

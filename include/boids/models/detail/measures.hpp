@@ -93,8 +93,7 @@ void finite_birds(span<const V> positions, span<const V> velocities, std::vector
 
 // Each point's distance to the convex hull of all, from within, over `directions`
 // directions (see border_distances).
-[[nodiscard]] inline std::vector<double> hull_distances(const std::vector<point3>& p,
-                                                          std::size_t directions) {
+[[nodiscard]] inline std::vector<double> hull_distances(const std::vector<point3>& p, std::size_t directions) {
     std::vector<double> out(p.size(), std::numeric_limits<double>::infinity());
     for (const point3& d : sphere_directions(directions)) {
         double outermost = -std::numeric_limits<double>::infinity();

@@ -30,7 +30,7 @@ template <class V>
 // along the heading divided by `ahead`, pushing along the true offset.
 template <class V>
 void starling_push_ahead(const neighbor<scalar_t<V>, 3>& nb, const V& heading, scalar_t<V> ahead, scalar_t<V> r0,
-                V& push) noexcept {
+                         V& push) noexcept {
     using S = scalar_t<V>;
     const V offset = detail::to_vector<V>(nb.offset);
     const S along = boids::dot(offset, heading);
