@@ -132,6 +132,7 @@ TEST_CASE("boids-lab refuses bad input with one line and exit code 2", "[lab][er
         "starlings --border-cohesion=-1",
         "starlings --scene=free --roost-gain=2",
         "starlings --speed-time=0",
+        "starlings --rear-blind-angle=7",
     };
     for (const char* args : bad) {
         CAPTURE(args);

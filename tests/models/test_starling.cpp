@@ -296,3 +296,27 @@ TEST_CASE("starling: the field parameters save and load with the flock", "[starl
     CHECK(same_bits(p, q));
     CHECK(same_bits(v, w));
 }
+
+TEST_CASE("starling: a bird with a blind sector behind aligns with nobody there", "[starling][field]") {
+    // A bird flying x with one neighbour straight behind (flying z) and one far ahead
+    // (flying -z): k = 1. Without a blind sector it aligns with the one behind (the
+    // nearest); with one, with the one ahead.
+    auto turn_after = [](double blind) {
+        boids::starling::params<double> m;
+        m.k = 1;
+        m.rear_blind_angle = blind;
+        m.scheduled_disturbances = false;
+        m.noise = 0;
+        m.cohesion = 0;
+        m.roost_gain = 0;
+        std::vector<bird> p = {{0, 20, 0}, {-3, 20, 0}, {6, 20, 0}}, v = {{10, 0, 0}, {0, 0, 10}, {0, 0, -10}};
+        boids::starling::flock<bird> f(m, 3);
+        for (int s = 0; s < 10; ++s) f.step(boids::span<bird>(p), boids::span<bird>(v));
+        return v[0].z;
+    };
+    CHECK(turn_after(0) > 0.1);
+    CHECK(turn_after(1.0) < -0.1);
+    boids::starling::params<double> bad;
+    bad.rear_blind_angle = 7;
+    CHECK(std::string(bad.validate().field) == "rear_blind_angle");
+}

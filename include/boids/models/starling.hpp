@@ -307,12 +307,20 @@ private:
         const separation<V> sep{st_.settings.separation_radius, separation_falloff::linear, st_.settings.separation,
                                 st_.settings.seed};
         const S ahead = st_.settings.separation_ahead;
-        const V heading = ahead == S(1) ? boids::zero<V>() : boids::normalized_or_zero(vel[i]);
-        std::size_t counted = 0;
+        const bool blind = st_.settings.rear_blind_angle > S(0);
+        const V heading = ahead == S(1) && !blind ? boids::zero<V>() : boids::normalized_or_zero(vel[i]);
+        // Behind the bird, within half the blind angle of straight back, nobody is seen.
+        const S blind_cos = std::cos(st_.settings.rear_blind_angle * S(0.5));
+        std::size_t counted = 0, seen_count = 0;
         for (std::size_t j = 0; j < found.size(); ++j) {
             const auto& nb = found[j];
             if (st_.finite[nb.index] == 0) continue;
-            if (j < social) {
+            bool social_one = j < social;
+            if (blind) {  // the nearest k outside the blind sector instead
+                social_one = seen_count < st_.settings.k && !boids::detail::starling_behind(nb, heading, blind_cos);
+                seen_count += social_one ? 1 : 0;
+            }
+            if (social_one) {
                 vsum = boids::add(vsum, vel[nb.index]);
                 osum = boids::add(osum, detail::to_vector<V>(nb.offset));
                 ++counted;

@@ -37,6 +37,10 @@ struct params {
     // behind farther off than those beside, as field flocks do (Ballerini et al. 2008).
     // Among the candidates only.
     S separation_ahead = S(1);
+    // The blind sector behind a bird, its whole angle (rad): social neighbours (the k
+    // for alignment and cohesion) are the nearest candidates outside it. 0: none, the
+    // source's. Separation and the copy rule still see every candidate.
+    S rear_blind_angle = S(0);
     S noise = S(1.0);                                      // sigma, m/s^2 per component (chosen)
     S noise_time = S(1.8);                                 // tc, s
     S roost_gain = S(3.0);                                 // K_R, m/s^2 (chosen)
@@ -71,6 +75,8 @@ struct params {
             return detail::fail("separation_radius", "must be finite and > 0");
         if (!(std::isfinite(separation_ahead) && separation_ahead >= S(1)))
             return detail::fail("separation_ahead", "must be finite and >= 1");
+        if (!(rear_blind_angle >= S(0) && rear_blind_angle < S(2) * pi<S>))
+            return detail::fail("rear_blind_angle", "must be in [0, 2 pi)");
         if (!(std::isfinite(noise_time) && noise_time > S(0)))
             return detail::fail("noise_time", "must be finite and > 0");
         if (!(std::isfinite(roost_x) && std::isfinite(roost_y) && std::isfinite(roost_z)))

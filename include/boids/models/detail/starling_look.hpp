@@ -40,5 +40,16 @@ void starling_push_ahead(const neighbor<scalar_t<V>, 3>& nb, const V& heading, s
     push = boids::add_scaled(push, offset, -falloff / std::sqrt(nb.distance_squared));
 }
 
+// Whether a candidate lies in the blind sector behind: within the angle whose cosine
+// is `blind_cos` of straight back.
+template <class V>
+[[nodiscard]] bool starling_behind(const neighbor<scalar_t<V>, 3>& nb, const V& heading,
+                                   scalar_t<V> blind_cos) noexcept {
+    using S = scalar_t<V>;
+    if (!(nb.distance_squared > S(0))) return false;
+    const S back = -boids::dot(detail::to_vector<V>(nb.offset), heading);
+    return back > S(0) && back * back >= blind_cos * blind_cos * nb.distance_squared;
+}
+
 }  // namespace detail
 }  // namespace boids
