@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/ab.sh REV_A REV_B [BOIDS STEPS DIM[:DIM_B] [VIEW_ANGLE[:VIEW_ANGLE_B] [metric|topological [THREADS_A THREADS_B]]]]
+# bench/ab.sh REV_A REV_B [BOIDS STEPS DIM[:DIM_B] [VIEW_ANGLE[:VIEW_ANGLE_B] [metric|topological|crowd [THREADS_A THREADS_B]]]]
 #
 # Two versions of the headers in one program, stepped in turn on the standard scene:
 # prints each side's median step and the median of B/A, step by step, and whether
@@ -9,7 +9,9 @@
 # headers as they are in this checkout. Defaults: 10000 400 2 360 metric 1 1. Each side
 # steps on a thread_pool of its own; `bench/ab.sh HEAD HEAD 10000 400 2 360 metric 1 2`
 # gives one thread against two in one process, `... 10000 400 2 360:270` what a
-# 270-degree cone costs, and `... 10000 200 2:3` 3D against 2D.
+# 270-degree cone costs, and `... 10000 200 2:3` 3D against 2D. `crowd` steps
+# crowd_step on RVO2's circle of BOIDS agents instead (AB_SETTLE=400: in the crush
+# at the centre).
 # AB_BLOCK=K steps each side K times in a row with a pause between sides (B/A block
 # by block): for threaded steps, where the idle side's pool would spin beside the other.
 # AB_SETTLE=K first steps each side's flock K times, untimed, and restarts it from
@@ -18,7 +20,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ $# -lt 2 ]; then
-  echo "usage: bench/ab.sh REV_A REV_B [BOIDS STEPS DIM[:DIM_B] [VIEW_ANGLE[:VIEW_ANGLE_B] [metric|topological [THREADS_A THREADS_B]]]]" >&2
+  echo "usage: bench/ab.sh REV_A REV_B [BOIDS STEPS DIM[:DIM_B] [VIEW_ANGLE[:VIEW_ANGLE_B] [metric|topological|crowd [THREADS_A THREADS_B]]]]" >&2
   exit 2
 fi
 rev_a=$1 rev_b=$2

@@ -30,7 +30,8 @@ double median(std::vector<double> v) {
 
 int main(int argc, char** argv) {
     const char* usage =
-        "usage: ab BOIDS STEPS DIM[:DIM_B] [VIEW_ANGLE[:VIEW_ANGLE_B] [metric|topological [THREADS_A THREADS_B]]]";
+        "usage: ab BOIDS STEPS DIM[:DIM_B] [VIEW_ANGLE[:VIEW_ANGLE_B] [metric|topological|crowd [THREADS_A "
+        "THREADS_B]]]";
     if (argc < 4 || argc > 8 || argc == 7) {
         std::fprintf(stderr, "ab: %s\n", usage);
         return 2;
@@ -79,8 +80,9 @@ int main(int argc, char** argv) {
     }
     if (argc > 5) {
         if (std::strcmp(argv[5], "topological") == 0) scene.topological = true;
+        else if (std::strcmp(argv[5], "crowd") == 0) scene.crowd = true;
         else if (std::strcmp(argv[5], "metric") != 0) {
-            std::fprintf(stderr, "ab: the neighbourhood must be 'metric' or 'topological', got '%s'\n", argv[5]);
+            std::fprintf(stderr, "ab: the scene must be 'metric', 'topological' or 'crowd', got '%s'\n", argv[5]);
             return 2;
         }
     }
@@ -162,8 +164,11 @@ int main(int argc, char** argv) {
     std::printf(
         "%ld boids, %s; A: %s; B: %s. A %.1f us, B %.1f us a step (medians of %ld); "
         "B/A %.3f (median %s); same bits: %s\n",
-        boids, scene.topological ? "topological k=7" : "metric", describe(run_a).c_str(), describe(run_b).c_str(),
-        median(ta), median(tb), steps, median(ratio), block > 0 ? "block by block" : "step by step",
-        same ? "yes" : "no");
+        boids,
+        scene.crowd         ? "crowd circle"
+        : scene.topological ? "topological k=7"
+                            : "metric",
+        describe(run_a).c_str(), describe(run_b).c_str(), median(ta), median(tb), steps, median(ratio),
+        block > 0 ? "block by block" : "step by step", same ? "yes" : "no");
     return 0;
 }

@@ -16,6 +16,7 @@ struct ab_side {
 struct ab_scene {
     std::size_t boids = 10000;
     bool topological = false;  // k = 7
+    bool crowd = false;        // crowd_step on RVO2's circle instead of a flock (the view angle is unused)
     long settle_steps = 0;     // untimed steps first: the flock then starts from where they left it
 };
 
