@@ -12,8 +12,8 @@
 #include <boids/neighbors/auto_finder.hpp>
 #include <boids/neighbors/hashed_grid.hpp>
 #include <boids/neighbors/uniform_grid.hpp>
-#include "lab_vector.hpp"
-#include "starlings.hpp"
+#include <boids/models/starling.hpp>
+#include "plain_vectors.hpp"
 
 namespace {
 std::atomic<long> g_allocations{0};
@@ -30,12 +30,12 @@ void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 namespace {
 template <class Finder>
 long allocations_after_first_step(Finder finder, boids::neighborhood_kind kind) {
-    auto cfg = boids::lesson::config<lab::vec2>();
+    auto cfg = boids::lesson::config<test::dvec2>();
     cfg.neighbors = kind;
-    std::vector<lab::vec2> p, v;
+    std::vector<test::dvec2> p, v;
     boids::lesson::scatter(1, cfg, p, v, 500);
-    boids::flock_workspace<lab::vec2> ws;
-    boids::span<lab::vec2> ps(p), vs(v);
+    boids::flock_workspace<test::dvec2> ws;
+    boids::span<test::dvec2> ps(p), vs(v);
     boids::flock_step(ps, vs, cfg, finder, ws, 1.0 / 60);  // the first step sizes every buffer
     const long before = g_allocations.load();
     for (int s = 0; s < 20; ++s) boids::flock_step(ps, vs, cfg, finder, ws, 1.0 / 60);
@@ -44,12 +44,12 @@ long allocations_after_first_step(Finder finder, boids::neighborhood_kind kind) 
 }  // namespace
 
 TEST_CASE("a steady-state flock step allocates nothing", "[flock][allocation]") {
-    const auto cfg = boids::lesson::config<lab::vec2>();
+    const auto cfg = boids::lesson::config<test::dvec2>();
     for (auto kind : {boids::neighborhood_kind::metric, boids::neighborhood_kind::topological}) {
-        CHECK(allocations_after_first_step(boids::all_pairs<lab::vec2>(cfg.world), kind) == 0);
-        CHECK(allocations_after_first_step(boids::uniform_grid<lab::vec2>(cfg.world, cfg.view_radius), kind) == 0);
-        CHECK(allocations_after_first_step(boids::hashed_grid<lab::vec2>(cfg.world, cfg.view_radius), kind) == 0);
-        CHECK(allocations_after_first_step(boids::auto_finder<lab::vec2>(cfg.world, cfg.view_radius), kind) == 0);
+        CHECK(allocations_after_first_step(boids::all_pairs<test::dvec2>(cfg.world), kind) == 0);
+        CHECK(allocations_after_first_step(boids::uniform_grid<test::dvec2>(cfg.world, cfg.view_radius), kind) == 0);
+        CHECK(allocations_after_first_step(boids::hashed_grid<test::dvec2>(cfg.world, cfg.view_radius), kind) == 0);
+        CHECK(allocations_after_first_step(boids::auto_finder<test::dvec2>(cfg.world, cfg.view_radius), kind) == 0);
     }
     // The counter itself works: a vector allocates.
     const long before = g_allocations.load();
@@ -60,16 +60,16 @@ TEST_CASE("a steady-state flock step allocates nothing", "[flock][allocation]") 
 TEST_CASE("a steady-state step on a thread_pool allocates nothing, the grid built in parallel",
           "[flock][allocation][threads]") {
     // 10,000 boids: above the size where the grid's build is split into tasks.
-    auto cfg = boids::lesson::config<lab::vec2>();
+    auto cfg = boids::lesson::config<test::dvec2>();
     cfg.world.size = {3000, 2000};
     boids::thread_pool pool(2);
     for (auto kind : {boids::neighborhood_kind::metric, boids::neighborhood_kind::topological}) {
         cfg.neighbors = kind;
-        std::vector<lab::vec2> p, v;
+        std::vector<test::dvec2> p, v;
         boids::lesson::scatter(2, cfg, p, v, 10000);
-        boids::uniform_grid<lab::vec2> grid(cfg.world, cfg.view_radius);
-        boids::flock_workspace<lab::vec2> ws;
-        boids::span<lab::vec2> ps(p), vs(v);
+        boids::uniform_grid<test::dvec2> grid(cfg.world, cfg.view_radius);
+        boids::flock_workspace<test::dvec2> ws;
+        boids::span<test::dvec2> ps(p), vs(v);
         boids::flock_step(ps, vs, cfg, grid, ws, 1.0 / 60, pool);
         const long before = g_allocations.load();
         for (int s = 0; s < 5; ++s) boids::flock_step(ps, vs, cfg, grid, ws, 1.0 / 60, pool);
@@ -79,13 +79,13 @@ TEST_CASE("a steady-state step on a thread_pool allocates nothing, the grid buil
 
 TEST_CASE("a steady-state topological step whose boids finish in batches allocates nothing", "[flock][allocation]") {
     // Linear rules: the grid's topological step finishes boids pack-wide (flock/detail/finish.hpp).
-    const auto cfg = test::batched_topological_config<lab::vec2>(40);
+    const auto cfg = test::batched_topological_config<test::dvec2>(40);
     REQUIRE(boids::detail::batch_finish_supported(cfg));
-    std::vector<lab::vec2> p, v;
+    std::vector<test::dvec2> p, v;
     boids::lesson::scatter(3, cfg, p, v, 1500);
-    boids::uniform_grid<lab::vec2> grid(cfg.world, cfg.view_radius);
-    boids::flock_workspace<lab::vec2> ws;
-    boids::span<lab::vec2> ps(p), vs(v);
+    boids::uniform_grid<test::dvec2> grid(cfg.world, cfg.view_radius);
+    boids::flock_workspace<test::dvec2> ws;
+    boids::span<test::dvec2> ps(p), vs(v);
     boids::flock_step(ps, vs, cfg, grid, ws, 0.1);
     const long before = g_allocations.load();
     for (int s = 0; s < 5; ++s) boids::flock_step(ps, vs, cfg, grid, ws, 0.1);
@@ -93,11 +93,11 @@ TEST_CASE("a steady-state topological step whose boids finish in batches allocat
 }
 
 TEST_CASE("a steady-state starling step allocates nothing, disturbances included", "[starling][allocation]") {
-    lab::starling_options o;
-    std::vector<lab::fvec3> p, v;
-    boids::starling::starting_cloud(1, 400, o.model, p, v);
-    boids::starling::flock<lab::fvec3> f(o.model, p.size());
-    boids::span<lab::fvec3> ps(p), vs(v);
+    const boids::starling::params<double> model;
+    std::vector<test::dvec3> p, v;
+    boids::starling::starting_cloud(1, 400, model, p, v);
+    boids::starling::flock<test::dvec3> f(model, p.size());
+    boids::span<test::dvec3> ps(p), vs(v);
     for (int s = 0; s < 30; ++s) f.step(ps, vs);  // the first steps size every buffer
     const long before = g_allocations.load();
     for (int s = 0; s < 180; ++s) f.step(ps, vs);  // 1 s to 7 s: the first disturbance starts at 5 s

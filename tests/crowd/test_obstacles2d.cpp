@@ -9,10 +9,10 @@
 #include <boids/crowd/orca.hpp>
 #include <boids/neighbors/all_pairs.hpp>
 #include <boids/neighbors/uniform_grid.hpp>
-#include "crowd.hpp"
+#include "plain_vectors.hpp"
 
 namespace {
-using V = lab::vec2;
+using V = test::dvec2;
 using S = double;
 
 boids::crowd_agents<V> agents_of(std::vector<V>& p, std::vector<V>& v, const std::vector<V>& pref,
@@ -209,50 +209,6 @@ TEST_CASE("no agent's centre crosses an edge: 10,000 random runs", "[crowd][obst
     CHECK(outside == 0);
     CHECK(inside_block == 0);
     CHECK(reverted > 0);  // the guarantee was needed, not idle
-}
-
-TEST_CASE("RVO2's Blocks: every agent home, no overlap, none inside a block, the same bits on two threads",
-          "[crowd][obstacles][scene]") {
-    std::vector<std::vector<V>> ends;
-    for (std::size_t threads : {1u, 2u}) {
-        lab::crowd_options o;
-        o.scenario = "blocks";
-        o.agents = 100;
-        o.threads = threads;
-        std::vector<lab::row> trace;
-        const lab::crowd_result r = lab::run_crowd(o, &trace);
-        CHECK(r.arrived == 100);
-        CHECK(r.overlaps == 0);
-        std::size_t inside = 0;
-        for (const lab::row& t : trace) {
-            const S x = std::fabs(t[2]), y = std::fabs(t[3]);
-            if (x > 10 && x < 40 && y > 10 && y < 40) ++inside;
-        }
-        CHECK(inside == 0);
-        std::vector<V> last;
-        for (std::size_t i = trace.size() - 100; i < trace.size(); ++i) last.push_back({trace[i][2], trace[i][3]});
-        ends.push_back(last);
-    }
-    CHECK(std::memcmp(ends[0].data(), ends[1].data(), sizeof(V) * ends[0].size()) == 0);
-}
-
-TEST_CASE("the doorway: two groups swap sides through a gap two agents wide, no deadlock, no overlap",
-          "[crowd][obstacles][scene]") {
-    for (unsigned long long n : {10ull, 20ull, 40ull}) {
-        lab::crowd_options o;
-        o.scenario = "doorway";
-        o.agents = n;
-        o.max_steps = 40000;
-        std::vector<lab::row> trace;
-        const lab::crowd_result r = lab::run_crowd(o, &trace);
-        CHECK(r.arrived == n);
-        CHECK(r.overlaps == 0);
-        // Nobody went through the wall: at x = 0 a centre is within the gap.
-        std::size_t through_wall = 0;
-        for (const lab::row& t : trace)
-            if (std::fabs(t[2]) < 0.5 && std::fabs(t[3]) > 3.0) ++through_wall;
-        CHECK(through_wall == 0);
-    }
 }
 
 TEST_CASE("an idle agent steps aside for one that must pass, and goes back", "[crowd]") {

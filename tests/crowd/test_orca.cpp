@@ -7,10 +7,10 @@
 #include <boids/crowd/orca.hpp>
 #include <boids/neighbors/all_pairs.hpp>
 #include <boids/neighbors/uniform_grid.hpp>
-#include "crowd.hpp"
+#include "crowd_circle.hpp"
 
 namespace {
-using V = lab::vec2;
+using V = test::dvec2;
 using S = double;
 
 // Every pair's centre distance, smallest first.
@@ -98,20 +98,10 @@ TEST_CASE("two agents head-on pass each other without touching and both arrive",
     CHECK(ws.last_reverted == 0);
 }
 
-TEST_CASE("RVO2's circle of 250: no overlap, every agent home, sooner than RVO2's 3,845 steps", "[crowd][scene]") {
-    lab::crowd_options o;
-    o.agents = 250;
-    const lab::crowd_result r = lab::run_crowd(o);
-    CHECK(r.arrived == 250);
-    CHECK(r.overlaps == 0);
-    CHECK(r.closest >= 3 * (1 - 0.5e-4));
-    CHECK(r.steps < 3845);
-}
-
 TEST_CASE("a crowd step gives the same bits on one thread and on two", "[crowd][threads]") {
     std::vector<std::vector<V>> ends;
     for (std::size_t threads : {1u, 2u}) {
-        lab::crowd_scene scene(300, 3);
+        test::crowd_circle scene(300, 3);
         boids::uniform_grid<V> grid(boids::world_for<V>{}, scene.config.neighbor_distance);
         boids::crowd_workspace<V> ws;
         boids::thread_pool pool(threads);
@@ -157,7 +147,7 @@ TEST_CASE("a crowd step is finite for agents on one spot, zero radius, zero spee
 }
 
 TEST_CASE("agents join and leave between steps", "[crowd]") {
-    lab::crowd_scene scene(40, 1);
+    test::crowd_circle scene(40, 1);
     boids::uniform_grid<V> grid(boids::world_for<V>{}, scene.config.neighbor_distance);
     boids::crowd_workspace<V> ws;
     for (int s = 0; s < 30; ++s) {
