@@ -21,7 +21,6 @@ TEST_CASE("RVO2's circle of 250: no overlap, every agent home, sooner than RVO2'
     CHECK(r.steps < 3845);
 }
 
-
 TEST_CASE("RVO2's Blocks: every agent home, no overlap, none inside a block, the same bits on two threads",
           "[crowd][obstacles][scene]") {
     std::vector<std::vector<V>> ends;
