@@ -61,15 +61,18 @@ TEST_CASE("starling measures: a random cloud gives gamma 1/3 on average", "[star
 }
 
 TEST_CASE("starling measures: neighbours only beside each bird give gamma near 1", "[starling][measures]") {
-    // Sheets across the flight direction (x), 10 apart: every near neighbour is in the
-    // bird's own sheet, none ahead or behind.
+    // Sheets across the flight direction (x), 10 apart, birds scattered in each: every
+    // near neighbour is in the bird's own sheet, none ahead or behind. (Scattered, not a
+    // lattice: on a lattice each rank's neighbours lie along one line, and which of two
+    // empty directions is "scarcest" would be a matter of rounding.)
     std::vector<vec> p, v;
+    boids::random_stream rng(21);
     for (int sheet = 0; sheet < 5; ++sheet)
-        for (int y = 0; y < 15; ++y)
-            for (int z = 0; z < 15; ++z) {
-                p.push_back({sheet * 10.0, y * 1.0, z * 1.0});
-                v.push_back({10, 0, 0});
-            }
+        for (int b = 0; b < 225; ++b) {
+            const double y = rng.uniform(0, 15), z = rng.uniform(0, 15);
+            p.push_back({sheet * 10.0, y, z});
+            v.push_back({10, 0, 0});
+        }
     const auto s = boids::starling::neighbour_anisotropy(span<const vec>(p), span<const vec>(v), 20);
     REQUIRE(s.gamma.size() == 20);
     CHECK(s.interior > 0);
