@@ -1,6 +1,6 @@
 // boids-lab crowd's scenes (examples/lab/crowd.hpp): RVO2's circle and Blocks, the
 // doorway, run whole through the lab.
-#include "test_support.hpp"
+#include "lab_test.hpp"
 #include <cmath>
 #include <cstring>
 #include <vector>

@@ -1,6 +1,6 @@
 // The formation scene of boids-lab (examples/lab/formation.hpp): a squad forms up,
 // marches, narrows through a gap in a wall and widens again.
-#include "test_support.hpp"
+#include "lab_test.hpp"
 #include "formation.hpp"
 
 TEST_CASE("24 members in a wedge pass a gap 3 members wide, none closer than the separation, all through",

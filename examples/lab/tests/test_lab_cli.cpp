@@ -1,6 +1,6 @@
 // End-to-end tests of boids-lab: the warm-up fixture, and bad input answered with
 // one line and exit code 2 while an existing output file stays untouched.
-#include "test_support.hpp"
+#include "lab_test.hpp"
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>

@@ -1,6 +1,6 @@
 // boids-lab flock from the Lesson 5 fixture's start: the lesson's run and its summary
 // line (the fixtures themselves are replayed on the library in tests/models/test_lesson.cpp).
-#include "test_support.hpp"
+#include "lab_test.hpp"
 #include <fstream>
 #include <sstream>
 #include "csv.hpp"

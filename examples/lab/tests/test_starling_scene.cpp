@@ -1,6 +1,6 @@
 // The starling model's whole scene (examples/lab/starlings.hpp): 3,000 birds for
 // 60 s against the checks, and the same flight on 1 and 2 threads.
-#include "test_support.hpp"
+#include "lab_test.hpp"
 #include <cstring>
 #include "starlings.hpp"
 #include "lab_vector.hpp"
