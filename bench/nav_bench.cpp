@@ -1,7 +1,8 @@
 // Navigation benchmarks (boids/crowd/nav_*.hpp), in boids-bench:
-//   nav/field/500/{grid,build,congestion,direction,sight,path}: a 500 x 500 cell grid
+//   nav/field/500/{grid,build,congestion,congestion_ahead,direction,sight,path}: a 500 x 500 cell grid
 //     (cells of 1) over a room with 50 box obstacles: the walkable cells from the
-//     obstacles, a field's march, the march with 1,000 agents' congestion, a lookup per
+//     obstacles, a field's march, the march with 1,000 agents' congestion (walking with
+//     the field; against it, covering 30 s of their way ahead), a lookup per
 //     agent (direction, and preferred_velocity with its line of sight), and an A* path;
 //   crowd/nav/1000/{straight,field,field_sight}: 50 steps of 1,000 agents crossing that
 //     room, preferred velocities straight at the goal, along the field (direction), or
@@ -68,19 +69,22 @@ void bm_grid(benchmark::State& state) {
     }
 }
 
-void bm_build(benchmark::State& state, bool congested) {
+// congested: 0 none; 1 1,000 agents walking with the field; 2 the same against it,
+// each covering its way ahead over 30 s (30 length).
+void bm_build(benchmark::State& state, int congested) {
     const boids::nav_grid<V> grid(room().obstacles, room().area);
     boids::nav_field<V> field(grid);
     field.set_goal(V{480, 480});
     field.build();
-    std::vector<V> start, goal, velocity(1000, V{1, 1});
+    std::vector<V> start, goal, velocity(1000, congested == 2 ? V{-0.7071, -0.7071} : V{1, 1});
     crowd_start(start, goal);
     boids::nav_congestion<double> c;
     c.density = 1;
     c.counterflow = 2;
     c.agent_radius = 1.5;
+    if (congested == 2) c.ahead = 30;
     for (auto _ : state) {
-        if (congested) field.set_crowd(boids::span<const V>(start), boids::span<const V>(velocity), c);
+        if (congested != 0) field.set_crowd(boids::span<const V>(start), boids::span<const V>(velocity), c);
         field.build();
         benchmark::DoNotOptimize(field.costs().data());
     }
@@ -166,10 +170,13 @@ void bm_crowd(benchmark::State& state, int how) {
 const bool registered = [] {
     benchmark::RegisterBenchmark("nav/field/500/grid", bm_grid)->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark("nav/field/500/build", [](benchmark::State& s) {
-        bm_build(s, false);
+        bm_build(s, 0);
     })->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark("nav/field/500/congestion", [](benchmark::State& s) {
-        bm_build(s, true);
+        bm_build(s, 1);
+    })->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark("nav/field/500/congestion_ahead", [](benchmark::State& s) {
+        bm_build(s, 2);
     })->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark("nav/field/500/direction", [](benchmark::State& s) {
         bm_lookup(s, false);

@@ -71,7 +71,7 @@ struct crowd_scene {
     // ground that others stand on, or walk across against a field, costs more on it.
     std::size_t refresh_every = 8;
     double nav_cell = 0.25;  // the navigation grid's cell, in agent radii
-    boids::nav_congestion<double> congestion{0.5, 4.0, 1.5};
+    boids::nav_congestion<double> congestion{0.5, 12.0, 1.5, 30.0};
 
     // circle: radius 1.5, max speed 2, neighbours within 15 (10 of them), time horizon
     // 10 s, steps of 0.25 s, the circle 200 across 250 agents and scaled with N so the
@@ -112,7 +112,8 @@ struct crowd_scene {
         if (!obstacles.empty() && !navigation_) plan();
         if (navigation_ && ++aims_ % refresh_every == 0) {  // the crowd as it stands now
             for (auto& f : navigation_->fields) {
-                f.set_crowd(boids::span<const vec2>(position), boids::span<const vec2>(velocity), congestion);
+                f.set_crowd(boids::span<const vec2>(position), boids::span<const vec2>(velocity), congestion,
+                            boids::span<const vec2>(preferred));
                 f.build();
             }
         }
@@ -171,6 +172,7 @@ private:
         area.clearance = radius;
         navigation_ = std::make_shared<navigation>(obstacles, area);
         congestion.agent_radius = radius;
+
         const std::size_t groups = group.empty() ? 0 : *std::max_element(group.begin(), group.end()) + 1;
         for (std::size_t g = 0; g < groups; ++g) {
             std::vector<vec2> goals;

@@ -147,3 +147,58 @@ TEST_CASE("nav_field: congestion sends a crowd to the other door, and against-fl
     REQUIRE(field.build());
     CHECK(field.distance(start) == Approx(free_cost));
 }
+
+TEST_CASE(
+    "nav_field: the counterflow covers a walker's way ahead, as far as it walks in `ahead` seconds, not through walls",
+    "[crowd][nav]") {
+    // The lower door's wall spans x 29..31, y 0..18; the goal is to the right, so the
+    // field runs +x on the left of the wall.
+    nav_test::maze m("doors", 60, 1.0, 0.5);
+    m.box(29, 0, 31, 18);
+    m.box(29, 24, 31, 40);
+    m.box(29, 46, 31, 60);
+    boids::nav_grid<V> grid(m.obstacles, m.area);
+    boids::nav_field<V> field(grid);
+    REQUIRE(field.set_goal(V{50, 25}));
+    REQUIRE(field.build());
+    // The cost per length the crowd gives the cell at `where`.
+    auto cost_at = [&](const std::vector<V>& at, const std::vector<V>& vel, S ahead, V where) {
+        boids::nav_congestion<S> congestion;
+        congestion.counterflow = 4;
+        congestion.agent_radius = 1;
+        congestion.ahead = ahead;
+        field.set_crowd(boids::span<const V>(at), boids::span<const V>(vel), congestion);
+        return field.slowness().empty() ? S(1) : field.slowness()[grid.cell_at(where)];
+    };
+    // One walker at (20, 52) going -x at speed 0.5, against the field (which runs to
+    // the upper door: +x and -y).
+    const std::vector<V> walker{{20, 52}}, against{{-0.5, 0}}, standing{{0, 0}};
+    const V ahead_3{17, 52}, ahead_8{12, 52}, behind_3{23, 52};
+    CHECK(cost_at(walker, against, 0, V{20, 52}) > 2);  // its footprint
+    CHECK(cost_at(walker, against, 0, ahead_3) == 1);
+    CHECK(cost_at(walker, against, 10, ahead_3) > 2);  // 10 s at 0.5: 5 ahead
+    CHECK(cost_at(walker, against, 10, ahead_8) == 1);
+    CHECK(cost_at(walker, against, 20, ahead_8) > 2);
+    CHECK(cost_at(walker, against, 20, behind_3) == 1);
+    CHECK(cost_at(walker, standing, 20, ahead_3) == 1);  // standing: no way ahead
+    // Walking +x is with the field: no cost, however far ahead.
+    CHECK(cost_at(walker, std::vector<V>{{0.5, 0}}, 20, V{23, 52}) == 1);
+    // The way ahead changes the routes: the field's cost from behind the walker's way.
+    field.set_crowd(boids::span<const V>(walker), boids::span<const V>(against), boids::nav_congestion<S>{0, 4, 1, 0});
+    REQUIRE(field.build());
+    const S near_only = field.distance(V{8, 52});
+    REQUIRE(field.build());  // again: the directions of the field with the walker in it
+    field.set_crowd(boids::span<const V>(walker), boids::span<const V>(against), boids::nav_congestion<S>{0, 4, 1, 20});
+    REQUIRE(field.build());
+    CHECK(field.distance(V{8, 52}) > near_only);
+    // A walker at the wall's right face, going -x into it: nothing beyond the wall.
+    const std::vector<V> at_wall{{33, 10}};
+    CHECK(cost_at(at_wall, against, 40, V{32.5, 10}) > 2);
+    CHECK(cost_at(at_wall, against, 40, V{26, 10}) == 1);
+    // Invalid: a negative or infinite `ahead` is named.
+    boids::nav_congestion<S> bad;
+    bad.ahead = -1;
+    CHECK(std::string(bad.validate().field) == "ahead");
+    bad.ahead = std::numeric_limits<S>::infinity();
+    CHECK(std::string(bad.validate().field) == "ahead");
+}

@@ -36,6 +36,7 @@ struct nav_congestion {
     S density = S(0);
     S counterflow = S(0);
     S agent_radius = S(0.5);  // length: an agent covers the cells within this of its centre
+    S ahead = S(0);           // length: the counterflow also covers this much of each agent's way ahead
 
     [[nodiscard]] validation validate() const noexcept {
         if (!(std::isfinite(density) && density >= S(0))) return detail::fail("density", "must be finite and >= 0");
@@ -43,6 +44,7 @@ struct nav_congestion {
             return detail::fail("counterflow", "must be finite and >= 0");
         if (!(std::isfinite(agent_radius) && agent_radius > S(0)))
             return detail::fail("agent_radius", "must be finite and > 0");
+        if (!(std::isfinite(ahead) && ahead >= S(0))) return detail::fail("ahead", "must be finite and >= 0");
         return {};
     }
 };
@@ -71,7 +73,8 @@ public:
 
     // The crowd whose congestion the next build() counts (velocities may be empty:
     // density alone). Replaces the last crowd; empty positions clear it.
-    void set_crowd(span<const V> position, span<const V> velocity, const nav_congestion<S>& congestion) {
+    void set_crowd(span<const V> position, span<const V> velocity, const nav_congestion<S>& congestion,
+                   span<const V> intent = {}) {
         slowness_.assign(grid_->size(), S(1));
         if (position.empty() || !congestion.validate() ||
             (congestion.density == S(0) && congestion.counterflow == S(0)))
@@ -85,27 +88,51 @@ public:
             const V& p = position[i];
             const std::size_t home = grid_->cell_at(p);
             if (home == nav_grid<V>::none) continue;
-            S ux = S(0), uy = S(0);
+            S ux = S(0), uy = S(0), speed = S(0);
+            V heading{};
             if (i < velocity.size()) {
-                const S speed = boids::length(velocity[i]);
-                if (speed > S(0) && std::isfinite(speed)) {
+                speed = boids::length(velocity[i]);
+                if (!std::isfinite(speed)) speed = S(0);
+                if (speed > S(0)) {
                     ux = boids::get(velocity[i], 0) / speed;
                     uy = boids::get(velocity[i], 1) / speed;
+                    heading = boids::scale(velocity[i], S(1) / speed);
                 }
             }
-            const auto hx = static_cast<std::ptrdiff_t>(home % grid_->columns());
-            const auto hy = static_cast<std::ptrdiff_t>(home / grid_->columns());
-            for (std::ptrdiff_t y = std::max<std::ptrdiff_t>(hy - reach, 0); y <= std::min(hy + reach, rows - 1); ++y)
-                for (std::ptrdiff_t x = std::max<std::ptrdiff_t>(hx - reach, 0); x <= std::min(hx + reach, columns - 1);
-                     ++x) {
-                    const auto c = static_cast<std::size_t>(y * columns + x);
-                    if (!(boids::distance_squared(grid_->centre(c), p) <= r2)) continue;
-                    S cost = congestion.density;
-                    if (have_directions) {
-                        const S against = -(ux * direction_x_[c] + uy * direction_y_[c]);
-                        if (against > S(0)) cost += congestion.counterflow * against;
+            // The agent's footprint, then (walking against the field) the way ahead of it.
+            auto cover = [&](const V& at, S density, S weight) {
+                const std::size_t centre = grid_->cell_at(at);
+                if (centre == nav_grid<V>::none) return;
+                const auto hx = static_cast<std::ptrdiff_t>(centre % grid_->columns());
+                const auto hy = static_cast<std::ptrdiff_t>(centre / grid_->columns());
+                for (std::ptrdiff_t y = std::max<std::ptrdiff_t>(hy - reach, 0); y <= std::min(hy + reach, rows - 1);
+                     ++y)
+                    for (std::ptrdiff_t x = std::max<std::ptrdiff_t>(hx - reach, 0);
+                         x <= std::min(hx + reach, columns - 1); ++x) {
+                        const auto c = static_cast<std::size_t>(y * columns + x);
+                        if (!(boids::distance_squared(grid_->centre(c), at) <= r2)) continue;
+                        S cost = density;
+                        if (have_directions) {
+                            const S against = -(ux * direction_x_[c] + uy * direction_y_[c]);
+                            if (against > S(0)) cost += weight * congestion.counterflow * against;
+                        }
+                        slowness_[c] += cost;
                     }
-                    slowness_[c] += cost;
+            };
+            cover(p, congestion.density, S(1));
+            if (i < intent.size()) {  // the way ahead is the way it means to go
+                speed = boids::length(intent[i]);
+                if (!(std::isfinite(speed) && speed > S(0))) continue;
+                ux = boids::get(intent[i], 0) / speed;
+                uy = boids::get(intent[i], 1) / speed;
+                heading = boids::scale(intent[i], S(1) / speed);
+            }
+            if (have_directions && congestion.counterflow > S(0) && (ux != S(0) || uy != S(0)))
+                // Fading along the way: a claim, not a wall, so a single agent can still cross it.
+                for (S t = r, way = congestion.ahead * speed; t <= way; t += r) {
+                    const V at = boids::add_scaled(p, heading, t);
+                    if (!grid_->walkable_at(at)) break;  // not through walls
+                    cover(at, S(0), S(1) - t / (way + r));
                 }
         }
     }
@@ -265,6 +292,9 @@ public:
     [[nodiscard]] span<const S> costs() const noexcept { return span<const S>(cost_); }
     [[nodiscard]] span<const S> directions_x() const noexcept { return span<const S>(direction_x_); }
     [[nodiscard]] span<const S> directions_y() const noexcept { return span<const S>(direction_y_); }
+    // The cost per length of each cell that the next build() counts: 1 + the crowd's
+    // congestion (set_crowd); empty when there is no crowd.
+    [[nodiscard]] span<const S> slowness() const noexcept { return span<const S>(slowness_); }
 
 private:
     // A source starts with its straight distance; the march settles it unchanged.
