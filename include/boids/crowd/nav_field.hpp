@@ -10,15 +10,13 @@
 // walk across against the field, cost more, so that crowds spread over other openings
 // and counter-flows keep apart.
 //
-// Cost: build() is O(n log n) in the walkable cells n (a 500 x 500 grid: see
-// docs/crowds.md); direction() and distance() read four cells, allocate nothing and
-// may run on any number of threads at once.
+// Cost: build() is O(n log n) in the walkable cells n (docs/crowds.md); direction() and
+// distance() read four cells, allocate nothing and may run on any number of threads at once.
 #pragma once
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <limits>
 #include <utility>
 #include <vector>
@@ -72,7 +70,9 @@ public:
     }
 
     // The crowd whose congestion the next build() counts (velocities may be empty:
-    // density alone). Replaces the last crowd; empty positions clear it.
+    // density alone; intents, the way each means to go, e.g. its preferred velocity,
+    // set the way ahead that nav_congestion::ahead covers, else the velocities do).
+    // Replaces the last crowd; empty positions clear it.
     void set_crowd(span<const V> position, span<const V> velocity, const nav_congestion<S>& congestion,
                    span<const V> intent = {}) {
         slowness_.assign(grid_->size(), S(1));
@@ -84,22 +84,22 @@ public:
         const auto columns = static_cast<std::ptrdiff_t>(grid_->columns());
         const auto rows = static_cast<std::ptrdiff_t>(grid_->rows());
         const bool have_directions = direction_x_.size() == grid_->size();
+        S ux = S(0), uy = S(0);                              // the heading's components
+        auto unit = [&](const V& v, V& heading, S& speed) {  // false where v is zero or not finite
+            speed = boids::length(v);
+            if (!(std::isfinite(speed) && speed > S(0))) return false;
+            ux = boids::get(v, 0) / speed;
+            uy = boids::get(v, 1) / speed;
+            heading = boids::scale(v, S(1) / speed);
+            return true;
+        };
         for (std::size_t i = 0; i < position.size(); ++i) {
             const V& p = position[i];
-            const std::size_t home = grid_->cell_at(p);
-            if (home == nav_grid<V>::none) continue;
-            S ux = S(0), uy = S(0), speed = S(0);
-            V heading{};
-            if (i < velocity.size()) {
-                speed = boids::length(velocity[i]);
-                if (!std::isfinite(speed)) speed = S(0);
-                if (speed > S(0)) {
-                    ux = boids::get(velocity[i], 0) / speed;
-                    uy = boids::get(velocity[i], 1) / speed;
-                    heading = boids::scale(velocity[i], S(1) / speed);
-                }
-            }
-            // The agent's footprint, then (walking against the field) the way ahead of it.
+            if (grid_->cell_at(p) == nav_grid<V>::none) continue;
+            S speed = S(0);
+            V heading{};  // its velocity's direction, then its intent's
+            bool walking = i < velocity.size() && unit(velocity[i], heading, speed);
+            // The cells within r of `at`: density, and counterflow x weight if heading against the field.
             auto cover = [&](const V& at, S density, S weight) {
                 const std::size_t centre = grid_->cell_at(at);
                 if (centre == nav_grid<V>::none) return;
@@ -112,7 +112,7 @@ public:
                         const auto c = static_cast<std::size_t>(y * columns + x);
                         if (!(boids::distance_squared(grid_->centre(c), at) <= r2)) continue;
                         S cost = density;
-                        if (have_directions) {
+                        if (have_directions && walking) {
                             const S against = -(ux * direction_x_[c] + uy * direction_y_[c]);
                             if (against > S(0)) cost += weight * congestion.counterflow * against;
                         }
@@ -120,20 +120,14 @@ public:
                     }
             };
             cover(p, congestion.density, S(1));
-            if (i < intent.size()) {  // the way ahead is the way it means to go
-                speed = boids::length(intent[i]);
-                if (!(std::isfinite(speed) && speed > S(0))) continue;
-                ux = boids::get(intent[i], 0) / speed;
-                uy = boids::get(intent[i], 1) / speed;
-                heading = boids::scale(intent[i], S(1) / speed);
+            if (i < intent.size()) walking = unit(intent[i], heading, speed);
+            if (!have_directions || !walking || congestion.counterflow == S(0)) continue;
+            // The way ahead fades along it (a claim, not a wall: one agent can still cross it).
+            for (S t = r, way = congestion.ahead * speed; t <= way; t += r) {
+                const V at = boids::add_scaled(p, heading, t);
+                if (!grid_->walkable_at(at)) break;
+                cover(at, S(0), S(1) - t / (way + r));
             }
-            if (have_directions && congestion.counterflow > S(0) && (ux != S(0) || uy != S(0)))
-                // Fading along the way: a claim, not a wall, so a single agent can still cross it.
-                for (S t = r, way = congestion.ahead * speed; t <= way; t += r) {
-                    const V at = boids::add_scaled(p, heading, t);
-                    if (!grid_->walkable_at(at)) break;  // not through walls
-                    cover(at, S(0), S(1) - t / (way + r));
-                }
         }
     }
     void clear_crowd() { slowness_.clear(); }
