@@ -71,7 +71,7 @@ struct crowd_scene {
     // ground that others stand on, or walk across against a field, costs more on it.
     std::size_t refresh_every = 8;
     double nav_cell = 0.25;  // the navigation grid's cell, in agent radii
-    boids::nav_congestion<double> congestion{0.5, 12.0, 1.5, 30.0};
+    boids::nav_congestion<double> congestion = boids::nav_congestion<double>::for_crowd(1.5);
 
     // circle: radius 1.5, max speed 2, neighbours within 15 (10 of them), time horizon
     // 10 s, steps of 0.25 s, the circle 200 across 250 agents and scaled with N so the

@@ -195,6 +195,11 @@ TEST_CASE(
     const std::vector<V> at_wall{{33, 10}};
     CHECK(cost_at(at_wall, against, 40, V{32.5, 10}) > 2);
     CHECK(cost_at(at_wall, against, 40, V{26, 10}) == 1);
+    // The set boids-lab crowd builds with is valid, for the radius given.
+    const auto lab = boids::nav_congestion<S>::for_crowd(1.5);
+    CHECK(lab.validate());
+    CHECK(lab.agent_radius == 1.5);
+    CHECK(lab.ahead > 0);
     // Invalid: a negative or infinite `ahead` is named.
     boids::nav_congestion<S> bad;
     bad.ahead = -1;

@@ -34,7 +34,9 @@ struct nav_congestion {
     S density = S(0);
     S counterflow = S(0);
     S agent_radius = S(0.5);  // length: an agent covers the cells within this of its centre
-    S ahead = S(0);           // length: the counterflow also covers this much of each agent's way ahead
+    S ahead = S(0);           // s: the counterflow also covers each agent's way over this time ahead
+    // What boids-lab crowd builds with: lanes through doors, other openings taken (docs/crowds.md).
+    [[nodiscard]] static nav_congestion for_crowd(S radius) noexcept { return {S(0.5), S(12), radius, S(30)}; }
 
     [[nodiscard]] validation validate() const noexcept {
         if (!(std::isfinite(density) && density >= S(0))) return detail::fail("density", "must be finite and >= 0");
@@ -237,9 +239,8 @@ public:
         return true;
     }
 
-    // The travel cost from p to the nearest goal (a length where there is no
-    // congestion), interpolated between the cells around p; unreachable where none of
-    // them was reached.
+    // The travel cost from p to the nearest goal (a length where there is no congestion),
+    // interpolated between the cells around p; unreachable where none was reached.
     [[nodiscard]] S distance(const V& p) const noexcept {
         S sum = S(0), weight = S(0);
         corners(p, [&](std::size_t c, S w) {
@@ -286,8 +287,7 @@ public:
     [[nodiscard]] span<const S> costs() const noexcept { return span<const S>(cost_); }
     [[nodiscard]] span<const S> directions_x() const noexcept { return span<const S>(direction_x_); }
     [[nodiscard]] span<const S> directions_y() const noexcept { return span<const S>(direction_y_); }
-    // The cost per length of each cell that the next build() counts: 1 + the crowd's
-    // congestion (set_crowd); empty when there is no crowd.
+    // The cost per length of each cell the next build() counts (1 + set_crowd's; empty: no crowd).
     [[nodiscard]] span<const S> slowness() const noexcept { return span<const S>(slowness_); }
 
 private:
