@@ -39,6 +39,16 @@ S walk(const boids::nav_field<V>& field, const maze& m, V from, V to, S& closest
     }
     return std::numeric_limits<S>::infinity();
 }
+
+// A 60 x 60 room with a wall across it at x 29..31 and two doors in it, y 18..24
+// and 40..46; clearance 1, cells of 0.5.
+maze two_doors() {
+    maze m("doors", 60, 1.0, 0.5);
+    m.box(29, 0, 31, 18);
+    m.box(29, 24, 31, 40);
+    m.box(29, 46, 31, 60);
+    return m;
+}
 }  // namespace
 
 // Cells of a quarter of the clearance, as docs/crowds.md advises.
@@ -106,11 +116,7 @@ TEST_CASE("nav_field: goals, unreachable ground, many goals at once, and no goal
 }
 
 TEST_CASE("nav_field: congestion sends a crowd to the other door, and against-flow costs more", "[crowd][nav]") {
-    // A wall across the room with two doors, the lower one nearer the start.
-    nav_test::maze m("doors", 60, 1.0, 0.5);
-    m.box(29, 0, 31, 18);
-    m.box(29, 24, 31, 40);
-    m.box(29, 46, 31, 60);
+    const maze m = two_doors();
     boids::nav_grid<V> grid(m.obstacles, m.area);
     boids::nav_field<V> field(grid);
     REQUIRE(field.set_goal(V{50, 25}));
@@ -151,12 +157,8 @@ TEST_CASE("nav_field: congestion sends a crowd to the other door, and against-fl
 TEST_CASE(
     "nav_field: the counterflow covers a walker's way ahead, as far as it walks in `ahead` seconds, not through walls",
     "[crowd][nav]") {
-    // The lower door's wall spans x 29..31, y 0..18; the goal is to the right, so the
-    // field runs +x on the left of the wall.
-    nav_test::maze m("doors", 60, 1.0, 0.5);
-    m.box(29, 0, 31, 18);
-    m.box(29, 24, 31, 40);
-    m.box(29, 46, 31, 60);
+    // The goal is to the right of the wall, so the field runs +x on its left.
+    const maze m = two_doors();
     boids::nav_grid<V> grid(m.obstacles, m.area);
     boids::nav_field<V> field(grid);
     REQUIRE(field.set_goal(V{50, 25}));
