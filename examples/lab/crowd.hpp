@@ -68,7 +68,8 @@ struct crowd_scene {
     boids::crowd_config<double> config{};
     boids::crowd_obstacles<vec2> obstacles{15.0};
     // The fields are built again every refresh_every steps with the crowd's congestion:
-    // ground that others stand on, or walk across against a field, costs more on it.
+    // ground that others stand on, walk across against a field, or are about to walk
+    // across (their preferred velocities, 30 s ahead), costs more on it.
     std::size_t refresh_every = 8;
     double nav_cell = 0.25;  // the navigation grid's cell, in agent radii
     boids::nav_congestion<double> congestion = boids::nav_congestion<double>::for_crowd(1.5);
