@@ -7,42 +7,18 @@
 // whatever the width of its packs (flock/detail/kernel.hpp).
 #include <boids/boids.hpp>
 #include <cmath>
-#include <cstdint>
 #include <cstdio>
-#include <cstring>
 #include <string>
 #include <vector>
+#include "bits_digest.hpp"
+#include "plain_vectors.hpp"
 
 namespace {
-struct f2 {
-    float x, y;
-};
-struct d3 {
-    double x, y, z;
-};
+using f2 = test::fvec2;
+using d3 = test::dvec3;
 }  // namespace
-BOIDS_REGISTER_VECTOR2(f2, float, x, y)
-BOIDS_REGISTER_VECTOR3(d3, double, x, y, z)
 
 namespace {
-// FNV-1a over the bytes of every coordinate.
-template <class V>
-std::uint64_t digest(const std::vector<V>& p, const std::vector<V>& v) {
-    std::uint64_t h = 14695981039346656037ull;
-    auto eat = [&](const std::vector<V>& a) {
-        for (const V& x : a)
-            for (std::size_t d = 0; d < boids::dimension_v<V>; ++d) {
-                const auto s = boids::get(x, d);
-                unsigned char bytes[sizeof s];
-                std::memcpy(bytes, &s, sizeof s);
-                for (unsigned char b : bytes) h = (h ^ b) * 1099511628211ull;
-            }
-    };
-    eat(p);
-    eat(v);
-    return h;
-}
-
 template <class V>
 void run(const char* name, boids::flock_config<V> cfg, std::size_t n, int steps) {
     using S = boids::scalar_t<V>;
@@ -51,7 +27,7 @@ void run(const char* name, boids::flock_config<V> cfg, std::size_t n, int steps)
     boids::uniform_grid<V> grid(cfg.world, cfg.view_radius);
     boids::flock_workspace<V> ws;
     for (int s = 0; s < steps; ++s) boids::flock_step(boids::span<V>(p), boids::span<V>(v), cfg, grid, ws, S(0.05));
-    std::printf("%-28s %016llx\n", name, static_cast<unsigned long long>(digest(p, v)));
+    std::printf("%-28s %016llx\n", name, static_cast<unsigned long long>(test::bits_digest{}.eat(p).eat(v).value()));
 }
 
 template <class V>

@@ -5,44 +5,21 @@
 // (docs/determinism.md).
 #include <boids/boids.hpp>
 #include <cmath>
-#include <cstdint>
 #include <cstdio>
-#include <cstring>
 #include <vector>
+#include "bits_digest.hpp"
 #include "crowd_circle.hpp"
+#include "plain_vectors.hpp"
 
 namespace {
-struct f2 {
-    float x, y;
-};
-struct f3 {
-    float x, y, z;
-};
-}  // namespace
-BOIDS_REGISTER_VECTOR2(f2, float, x, y)
-BOIDS_REGISTER_VECTOR3(f3, float, x, y, z)
+using f2 = test::fvec2;
+using f3 = test::fvec3;
 
-namespace {
-// FNV-1a over the bytes of every coordinate of every vector given.
-class digest {
-public:
-    template <class V>
-    digest& eat(const std::vector<V>& a) {
-        for (const V& x : a)
-            for (std::size_t d = 0; d < boids::dimension_v<V>; ++d) eat_bytes(boids::get(x, d));
-        return *this;
-    }
-    void print(const char* name) const { std::printf("%-24s %016llx\n", name, static_cast<unsigned long long>(h_)); }
-
-private:
-    template <class T>
-    void eat_bytes(T s) {
-        unsigned char bytes[sizeof s];
-        std::memcpy(bytes, &s, sizeof s);
-        for (unsigned char b : bytes) h_ = (h_ ^ b) * 1099511628211ull;
-    }
-    std::uint64_t h_ = 14695981039346656037ull;
-};
+// Prints `name` and the digest of every bit of the vectors given.
+template <class A, class B>
+void print(const char* name, const std::vector<A>& a, const std::vector<B>& b) {
+    std::printf("%-24s %016llx\n", name, static_cast<unsigned long long>(test::bits_digest{}.eat(a).eat(b).value()));
+}
 
 void lesson_flock(const char* name, boids::edges kind) {
     auto cfg = boids::lesson::config<f2>();
@@ -52,7 +29,7 @@ void lesson_flock(const char* name, boids::edges kind) {
     boids::uniform_grid<f2> grid(cfg.world, cfg.view_radius);
     boids::flock_workspace<f2> ws;
     for (int s = 0; s < 300; ++s) boids::flock_step(boids::span<f2>(p), boids::span<f2>(v), cfg, grid, ws, 1.0f / 60);
-    digest{}.eat(p).eat(v).print(name);
+    print(name, p, v);
 }
 
 void wandering_vehicle() {
@@ -62,7 +39,7 @@ void wandering_vehicle() {
     std::vector<f2> p{{400, 225}}, v{{60, 0}};
     const float dt = 1.0f / 60;
     for (int s = 0; s < 600; ++s) boids::integrate(p[0], v[0], wander(p[0], v[0], state, dt), dt, limits);
-    digest{}.eat(p).eat(v).print("vehicle/wander");
+    print("vehicle/wander", p, v);
 }
 
 void starlings() {
@@ -72,7 +49,7 @@ void starlings() {
     boids::starling::flock<f3> f(model, p.size());
     const auto steps = static_cast<int>(std::lround(10.0 / static_cast<double>(model.dt)));
     for (int s = 0; s < steps; ++s) f.step(boids::span<f3>(p), boids::span<f3>(v));
-    digest{}.eat(p).eat(v).print("starlings/roost");
+    print("starlings/roost", p, v);
 }
 
 void crowd_circle() {
@@ -83,7 +60,7 @@ void crowd_circle() {
         scene.aim();
         boids::crowd_step(scene.agents(), scene.config, grid, ws);
     }
-    digest{}.eat(scene.position).eat(scene.velocity).print("crowd/circle");
+    print("crowd/circle", scene.position, scene.velocity);
 }
 }  // namespace
 
