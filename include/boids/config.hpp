@@ -28,6 +28,17 @@
 #  define BOIDS_DETAIL_HOT inline
 #endif
 
+// Unrolls the loop that follows when its trip count is a small constant (axes, lanes,
+// the packs of a step). Without it g++ -O2 keeps such loops rolled and the kernel's
+// partial sums in memory: the step ran 2.6x slower at -O2 than at -O3.
+#if defined(__clang__)
+#  define BOIDS_DETAIL_UNROLL _Pragma("unroll")
+#elif defined(__GNUC__) && __GNUC__ >= 8
+#  define BOIDS_DETAIL_UNROLL _Pragma("GCC unroll 16")
+#else
+#  define BOIDS_DETAIL_UNROLL
+#endif
+
 namespace boids {
 
 // The result of validating a parameter block up front: which field is wrong and

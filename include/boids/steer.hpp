@@ -6,6 +6,7 @@
 // second squared, dt and reaction time in seconds. Nothing here reads a clock.
 #pragma once
 #include <cmath>
+#include "detail/motion.hpp"
 #include "vector.hpp"
 
 namespace boids {
@@ -58,10 +59,17 @@ template <class V>
 
 // Keeps |v| inside [min_speed, max_speed]. A zero velocity with min_speed > 0 gets
 // the defined heading +x at min_speed (the lesson's rule), never NaN.
+// The band's arithmetic is the flock's batched stage's own (detail/motion.hpp); a speed
+// whose square is not a normal number takes clamp_magnitude's robust path.
 template <class V>
 [[nodiscard]] V apply_speed_band(const V& velocity, scalar_t<V> min_speed, scalar_t<V> max_speed) noexcept {
-    if (min_speed > 0 && boids::is_zero(velocity)) return boids::scale(boids::unit_axis<V>(0), min_speed);
-    return boids::clamp_magnitude(velocity, min_speed, max_speed);
+    using S = scalar_t<V>;
+    constexpr std::size_t D = dimension_v<V>;
+    S v[D];
+    for (std::size_t d = 0; d < D; ++d) v[d] = boids::get(velocity, d);
+    if (detail::motion::band<detail::one_lane<S>, D>(v, min_speed, max_speed, min_speed > 0))
+        return boids::clamp_magnitude(velocity, min_speed, max_speed);
+    return boids::generate<V>([&](std::size_t d) { return v[d]; });
 }
 
 // Semi-implicit Euler: the velocity first (a * dt, then the speed band), then the

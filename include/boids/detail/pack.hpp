@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include "../config.hpp"
 
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(BOIDS_NO_VECTOR_EXTENSIONS)
 #  define BOIDS_DETAIL_VECTOR_PACKS 1
@@ -24,17 +25,6 @@
 #  define BOIDS_DETAIL_OUT_OF_LINE __attribute__((noinline))
 #else
 #  define BOIDS_DETAIL_OUT_OF_LINE
-#endif
-
-// Unrolls the loop that follows when its trip count is a small constant (axes, lanes,
-// the packs of a step). Without it g++ -O2 keeps such loops rolled and the kernel's
-// partial sums in memory: the step ran 2.6x slower at -O2 than at -O3.
-#if defined(__clang__)
-#  define BOIDS_DETAIL_UNROLL _Pragma("unroll")
-#elif defined(__GNUC__) && __GNUC__ >= 8
-#  define BOIDS_DETAIL_UNROLL _Pragma("GCC unroll 16")
-#else
-#  define BOIDS_DETAIL_UNROLL
 #endif
 
 // Shuffles of packs, where the compiler has them (clang++, g++ 12 and later).

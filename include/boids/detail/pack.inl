@@ -9,6 +9,7 @@
 
 template <class S, std::size_t Bytes BOIDS_DETAIL_PACK_DEFAULT>
 struct BOIDS_DETAIL_PACK {
+    using scalar = S;
     using f = typename pack_types<S, Bytes>::f;
     static constexpr std::size_t lanes = pack_types<S, Bytes>::lanes;
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <cstddef>
+#include "../detail/motion.hpp"
 #include "../vector.hpp"
 
 namespace boids {
@@ -86,18 +87,13 @@ void confine(const world<scalar_t<V>, dimension_v<V>>& w, V& position, V& veloci
         });
         return;
     }
-    S p[3] = {}, v[3] = {};
-    for (std::size_t i = 0; i < dimension_v<V>; ++i) {
+    constexpr std::size_t D = dimension_v<V>;
+    S p[D], v[D];
+    for (std::size_t i = 0; i < D; ++i) {
         p[i] = boids::get(position, i);
         v[i] = boids::get(velocity, i);
-        if (p[i] < S(0)) {
-            p[i] = S(0);
-            if (v[i] < S(0)) v[i] = -v[i];
-        } else if (p[i] > w.size[i]) {
-            p[i] = w.size[i];
-            if (v[i] > S(0)) v[i] = -v[i];
-        }
     }
+    detail::motion::bounce<detail::one_lane<S>, D>(p, v, w.size.data());  // the flock's batched walls too
     position = boids::generate<V>([&](std::size_t i) { return p[i]; });
     velocity = boids::generate<V>([&](std::size_t i) { return v[i]; });
 }

@@ -14,6 +14,7 @@
 #pragma once
 #include <cstddef>
 #include <limits>
+#include "../../detail/motion.hpp"
 #include "../../detail/pack.hpp"
 #include "../rules.hpp"
 #include "../../neighbors/world.hpp"
@@ -84,20 +85,29 @@ template <class Config>
 #define BOIDS_DETAIL_FINISH finish_batch_lanes_of_width
 #define BOIDS_DETAIL_FINISH_SPEC inline
 #define BOIDS_DETAIL_FINISH_PACK pack<S>
+#define BOIDS_DETAIL_FINISH_MOTION motion
 #include "finish.inl"
 #undef BOIDS_DETAIL_FINISH
 #undef BOIDS_DETAIL_FINISH_SPEC
 #undef BOIDS_DETAIL_FINISH_PACK
+#undef BOIDS_DETAIL_FINISH_MOTION
 
 #if BOIDS_DETAIL_AVX_DISPATCH
 // The same body built for AVX (no FMA: the same bits), called, not inlined.
 #  define BOIDS_DETAIL_FINISH finish_batch_lanes_avx
 #  define BOIDS_DETAIL_FINISH_SPEC __attribute__((target("avx"))) inline
 #  define BOIDS_DETAIL_FINISH_PACK pack_avx<S, 32>
+#  define BOIDS_DETAIL_MOTION motion_avx
+#  define BOIDS_DETAIL_MOTION_SPEC __attribute__((target("avx"))) BOIDS_DETAIL_INLINE
+#  include "../../detail/motion.inl"
+#  undef BOIDS_DETAIL_MOTION
+#  undef BOIDS_DETAIL_MOTION_SPEC
+#  define BOIDS_DETAIL_FINISH_MOTION motion_avx
 #  include "finish.inl"
 #  undef BOIDS_DETAIL_FINISH
 #  undef BOIDS_DETAIL_FINISH_SPEC
 #  undef BOIDS_DETAIL_FINISH_PACK
+#  undef BOIDS_DETAIL_FINISH_MOTION
 #endif
 
 // The last stage of lanes [0, b.size): new_p, new_v and redo. `avx`: take the AVX

@@ -3,7 +3,8 @@
 // function built for AVX (as block_sums.inl is). Not a header of its own.
 //
 // (inside namespace boids::detail; BOIDS_DETAIL_FINISH names the function,
-// BOIDS_DETAIL_FINISH_SPEC says how it is built, BOIDS_DETAIL_FINISH_PACK names its packs)
+// BOIDS_DETAIL_FINISH_SPEC says how it is built, BOIDS_DETAIL_FINISH_PACK names its packs,
+// BOIDS_DETAIL_FINISH_MOTION the speed band and walls built the same way)
 
 // The last stage of lanes [0, b.size): new_p, new_v and redo. Lanes past the size
 // hold leftovers and compute garbage that nobody reads. Given: the accelerations are
@@ -117,45 +118,20 @@ BOIDS_DETAIL_FINISH_SPEC void BOIDS_DETAIL_FINISH(finish_batch<S, D>& b, const C
                 finite = P::both(finite, a[d] - a[d] == zero);
             }
         }  // the rules
-        // integrate: the velocity, its speed band, then the position.
-        F v1[D];
-        M still = P::all();
-        BOIDS_DETAIL_UNROLL
-        for (std::size_t d = 0; d < D; ++d) {
-            v1[d] = v[d] + P::keep(finite, a[d]) * step;
-            still = P::both(still, v1[d] == zero);
-        }
-        F s2 = v1[0] * v1[0] + v1[1] * v1[1];
-        if constexpr (D == 3) s2 = s2 + v1[2] * v1[2];
-        const M s_normal = P::both(s2 >= smallest, s2 <= biggest);
-        const M stopped = band_floor ? still : P::but_not(still, still);  // the band's heading +x at min_speed
-        redo = P::either(redo, P::but_not(P::but_not(P::all(), s_normal), stopped));
-        const F speed = P::sqrt(P::select(s_normal, s2, one));
-        const F per_speed = one / speed;
-        const M fast = speed > max_speed, slow = speed < min_speed;
+        // integrate: the velocity, its speed band (detail/motion.hpp), then the position.
         F v2[D];
         BOIDS_DETAIL_UNROLL
-        for (std::size_t d = 0; d < D; ++d) {
-            const F unit = v1[d] * per_speed;
-            F banded = P::select(fast, unit * max_speed, P::select(slow, unit * min_speed, v1[d]));
-            banded = P::select(stopped, d == 0 ? min_speed : zero, banded);
-            v2[d] = banded;
-            p[d] = p[d] + v2[d] * step;
-        }
+        for (std::size_t d = 0; d < D; ++d) v2[d] = v[d] + P::keep(finite, a[d]) * step;
+        redo = P::either(redo, BOIDS_DETAIL_FINISH_MOTION::template band<P, D>(v2, min_speed, max_speed, band_floor));
+        BOIDS_DETAIL_UNROLL
+        for (std::size_t d = 0; d < D; ++d) p[d] = p[d] + v2[d] * step;
         // confine: wrap (only positions already in the box stay here), or walls.
         if (cfg.world.wraps()) {
             BOIDS_DETAIL_UNROLL
             for (std::size_t d = 0; d < D; ++d)
                 redo = P::either(redo, P::but_not(P::all(), P::both(p[d] >= zero, p[d] < P::splat(cfg.world.size[d]))));
         } else if (cfg.world.kind == edges::bounded) {
-            BOIDS_DETAIL_UNROLL
-            for (std::size_t d = 0; d < D; ++d) {
-                const F size = P::splat(cfg.world.size[d]);
-                const M low = p[d]<zero, high = p[d]> size;
-                const M flip = P::either(P::both(low, v2[d] < zero), P::both(high, v2[d] > zero));
-                p[d] = P::select(low, zero, P::select(high, size, p[d]));
-                v2[d] = P::select(flip, -v2[d], v2[d]);
-            }
+            BOIDS_DETAIL_FINISH_MOTION::template bounce<P, D>(p, v2, cfg.world.size.data());
         }
         BOIDS_DETAIL_UNROLL
         for (std::size_t d = 0; d < D; ++d) {
