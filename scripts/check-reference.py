@@ -18,7 +18,7 @@ STRUCTS = {
     "vision_cone": "neighbors/query.hpp",
     "neighbor": "neighbors/query.hpp",
     "neighborhood_summary": "flock/summary.hpp",
-    "boid_view": "flock/summary.hpp",
+    "boid_view": "agent.hpp",
     "flock_step_report": "flock/workspace.hpp",
     "separation": "flock/rules.hpp",
     "alignment": "flock/rules.hpp",

@@ -1,7 +1,14 @@
 // Tests of boids/blend.hpp.
 #include "test_support.hpp"
+#include <boids/behaviors/context.hpp>
+#include <boids/behaviors/group.hpp>
 #include <boids/behaviors/seek_flee_arrive.hpp>
+#include <boids/behaviors/turning.hpp>
+#include <boids/behaviors/wander.hpp>
 #include <boids/blend.hpp>
+#include <boids/flock/step.hpp>
+#include <boids/neighbors/uniform_grid.hpp>
+#include <vector>
 
 TEMPLATE_TEST_CASE("blend_weighted sums and clamps", "[blend]", BOIDS_ALL_VEC_TYPES) {
     using V = TestType;
@@ -27,4 +34,72 @@ TEMPLATE_TEST_CASE("make_weighted_blend composes behaviour functors", "[blend]",
     CHECK(test::near(a, expected, test::eps<V>()));
     const auto tight = boids::make_weighted_blend(S(2), boids::weight(S(1), right), boids::weight(S(1), up));
     CHECK(test::len(tight(p, v)) == Approx(2).epsilon(test::eps<V>()));
+}
+
+TEMPLATE_TEST_CASE("every behaviour goes into one blend, called with the agent", "[blend][agent]", BOIDS_VEC2_TYPES) {
+    using V = TestType;
+    using S = boids::scalar_t<V>;
+    const boids::steering_limits<S> lim{10, 1000, 1, 0};
+    const std::vector<V> pos{test::make<V>(0, 0), test::make<V>(3, 0.5), test::make<V>(-2, 4)};
+    const std::vector<V> vel{test::make<V>(1, 0), test::make<V>(-1, 0), test::make<V>(0.5, -1)};
+    std::vector<boids::wander_state<V>> wanders;
+    for (std::uint64_t i = 0; i < 3; ++i) wanders.push_back(boids::wander_state<V>::seeded(7, i));
+    std::vector<boids::turning_state> turns(3);
+    auto wanders_by_hand = wanders;
+    auto turns_by_hand = turns;
+    const boids::wander<V> wander{S(2), S(4), S(1), lim, wanders};
+    const boids::avoid_collisions<V> avoid{S(1), S(3), lim, pos, vel};
+    const boids::seek_turning<V> drive{test::make<V>(10, 10), lim, boids::turning_limits<S>{S(2), S(1)}, turns};
+    const boids::context_steering<V, 16> choose{{}, S(0.5), S(5), lim, S(0), test::make<V>(-10, 0)};
+    const boids::seek<V> home{test::make<V>(0, -10), lim};
+    const auto blend = boids::make_weighted_blend(S(1000), boids::weight(S(1), wander), boids::weight(S(2), avoid),
+                                                  boids::weight(S(0.5), drive), boids::weight(S(0.25), choose),
+                                                  boids::weight(S(1), home));
+    const S dt = S(0.1);
+    for (std::size_t i = 0; i < 3; ++i) {
+        const V got = blend(boids::boid_view<V>{i, pos[i], vel[i], dt});
+        // The same parts called in their long forms, summed in the blend's order.
+        V sum = boids::scale(wander(pos[i], vel[i], wanders_by_hand[i], dt), S(1));
+        sum = boids::add_scaled(sum, avoid(i, pos, vel), S(2));
+        sum = boids::add_scaled(sum, drive(pos[i], vel[i], turns_by_hand[i]), S(0.5));
+        sum = boids::add_scaled(sum, choose(pos[i], vel[i], test::make<V>(-10, 0)), S(0.25));
+        sum = boids::add_scaled(sum, home(pos[i], vel[i]), S(1));
+        CHECK(test::near(got, boids::clamp_magnitude(sum, S(1000)), 0));
+        // Each agent's own state was read at its index and advanced as the long form did.
+        CHECK(test::near(wanders[i].target_local, wanders_by_hand[i].target_local, 0));
+        CHECK(wanders[i].rng.next() == wanders_by_hand[i].rng.next());
+        CHECK(turns[i].making_room == turns_by_hand[i].making_room);
+    }
+    // With a summary too (a flock_step blend), the agent-only parts get the agent.
+    const boids::neighborhood_summary<V> none{};
+    auto again = wanders;
+    const boids::wander<V> wander_again{S(2), S(4), S(1), lim, again};
+    const auto with_summary = boids::make_weighted_blend(S(1000), boids::weight(S(1), wander_again),
+                                                         boids::weight(S(1), boids::separation_rule<V>{{}, lim}));
+    const V a = with_summary(boids::boid_view<V>{1, pos[1], vel[1], dt}, none);
+    CHECK(boids::is_finite(a));
+    CHECK_FALSE(test::near(again[1].target_local, wanders[1].target_local, 0));  // advanced by the call
+    // An index outside a behaviour's states steers nowhere (asserts off) instead of reading past them.
+#if defined(NDEBUG) || defined(BOIDS_DISABLE_ASSERT)
+    CHECK(test::near(wander(boids::boid_view<V>{3, pos[0], vel[0], dt}), boids::zero<V>(), 0));
+    CHECK(test::near(avoid(boids::boid_view<V>{3, pos[0], vel[0], dt}), boids::zero<V>(), 0));
+#endif
+}
+
+TEMPLATE_TEST_CASE("flock_step hands a blend each boid with the step's dt", "[blend][agent]", BOIDS_VEC2_TYPES) {
+    using V = TestType;
+    using S = boids::scalar_t<V>;
+    boids::flock_config<V> cfg;
+    cfg.view_radius = S(5);
+    std::vector<V> pos{test::make<V>(0, 0), test::make<V>(1, 0), test::make<V>(0, 1), test::make<V>(40, 40)};
+    std::vector<V> vel(pos.size(), test::make<V>(1, 0));
+    boids::uniform_grid<V> grid(cfg.world, cfg.view_radius);
+    boids::flock_workspace<V> ws;
+    std::vector<S> seen(pos.size(), S(-1));
+    auto blend = [&](const boids::boid_view<V>& b, const boids::neighborhood_summary<V>&) {
+        seen[b.index] = b.dt;
+        return boids::zero<V>();
+    };
+    boids::flock_step(pos, vel, cfg, grid, ws, S(0.125), blend);
+    for (S dt : seen) CHECK(dt == S(0.125));
 }

@@ -7,32 +7,35 @@
 //     auto wander_home = boids::make_weighted_blend(max_force, boids::weight(1.f, seek), boids::weight(0.5f, flee));
 //     V a = wander_home(position, velocity);
 //
-// Behaviours come in two call shapes: those that see only the agent,
-// `(position, velocity)` (seek, flee, arrive, avoid_obstacles, ...), and those that
-// see its neighbourhood, `(boid_view, neighborhood_summary)` (the flock rules, a
-// flock_step blend). A blend called with a boid and its summary hands the first
-// shape the boid's position and velocity, so both kinds, and your own lambdas of
-// either shape, go into one make_weighted_blend or make_priority_blend.
+// Every behaviour takes the agent, `(boid_view)` (agent.hpp), or the agent and its
+// neighbourhood, `(boid_view, neighborhood_summary)` (the flock rules, a flock_step
+// blend); those that read only the position and velocity also take the shorthand
+// `(position, velocity)`. A blend called with an agent (and its summary) hands each
+// part what it takes: the summary to those that read it, the agent alone to
+// those that take it (wander, seek_turning, avoid_collisions), else the agent's position
+// and velocity. So every behaviour, and your own lambdas of any of these shapes, goes
+// into one make_weighted_blend or make_priority_blend without an adapter.
 #pragma once
 #include <tuple>
 #include <type_traits>
 #include <utility>
-#include "flock/summary.hpp"
+#include "agent.hpp"
 #include "vector.hpp"
 
 namespace boids {
 
 namespace detail {
-// Calls a blend's part with the blend's arguments, or, where the part only sees the
-// agent, with the boid's position and velocity.
+// Calls a blend's part with the blend's arguments; where the part does not take them
+// all, with the agent alone (the first argument), or with its position and velocity.
 template <class Part, class... Args>
 [[nodiscard]] auto call_part(const Part& part, const Args&... args) {
     if constexpr (std::is_invocable_v<const Part&, const Args&...>) {
         return part(args...);
     } else {
-        static_assert(sizeof...(Args) == 2, "boids: this behaviour's call shape does not fit the blend's arguments");
-        const auto& boid = std::get<0>(std::forward_as_tuple(args...));
-        return part(boid.position, boid.velocity);
+        static_assert(sizeof...(Args) <= 2, "boids: this behaviour's call shape does not fit the blend's arguments");
+        const auto& agent = std::get<0>(std::forward_as_tuple(args...));
+        if constexpr (std::is_invocable_v<const Part&, decltype(agent)>) return part(agent);
+        else return part(agent.position, agent.velocity);
     }
 }
 }  // namespace detail

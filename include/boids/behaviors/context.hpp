@@ -24,7 +24,8 @@ struct context_steering {
     S agent_radius;
     S look_ahead;  // length: obstacles farther than this along a direction do not count
     steering_limits<S> limits;
-    S slowing_radius = S(0);  // 0: no slowing at the target
+    S slowing_radius = S(0);    // 0: no slowing at the target
+    V goal = boids::zero<V>();  // the target of the shorthand call (position, velocity), as in a blend
 
     [[nodiscard]] static V direction(std::size_t i) noexcept {
         if constexpr (dimension_v<V> == 2) {
@@ -87,6 +88,9 @@ struct context_steering {
         return dir;
     }
 
+    [[nodiscard]] V operator()(const V& position, const V& velocity) const noexcept {
+        return (*this)(position, velocity, goal);
+    }
     [[nodiscard]] V operator()(const V& position, const V& velocity, const V& target) const noexcept {
         const V dir = choose(position, target);
         S speed = limits.max_speed;

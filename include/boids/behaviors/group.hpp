@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include "../agent.hpp"
 #include "../flock/rules.hpp"
 #include "frame.hpp"
 #include "pursue_evade.hpp"
@@ -76,15 +77,28 @@ struct avoid_collisions {
     S radius;
     S horizon;
     steering_limits<S> limits;
+    span<const V> positions{};  // everyone's, for the agent call (the agent is at agent.index)
+    span<const V> velocities{};
 
-    [[nodiscard]] V operator()(std::size_t self, span<const V> positions, span<const V> velocities) const noexcept {
-        const V& p = positions[self];
-        const V& v = velocities[self];
+    // The agent call, against the positions and velocities held: agent.index is the
+    // agent itself (its own state is read from the arrays, as the others' is). An index
+    // outside them (an assert where asserts are on) steers nowhere.
+    [[nodiscard]] V operator()(const boid_view<V>& agent) const noexcept {
+        BOIDS_ASSERT(agent.index < positions.size() && positions.size() == velocities.size(),
+                     "avoid_collisions: positions and velocities must hold every agent");
+        if (!(agent.index < positions.size() && positions.size() == velocities.size())) return boids::zero<V>();
+        return (*this)(agent.index, positions, velocities);
+    }
+
+    [[nodiscard]] V operator()(std::size_t self, span<const V> all_positions,
+                               span<const V> all_velocities) const noexcept {
+        const V& p = all_positions[self];
+        const V& v = all_velocities[self];
         S soonest = std::numeric_limits<S>::infinity();
         V away = boids::zero<V>();
-        for (std::size_t j = 0; j < positions.size(); ++j) {
-            if (j == self || !boids::is_finite(positions[j]) || !boids::is_finite(velocities[j])) continue;
-            const V dp = boids::sub(positions[j], p), dv = boids::sub(velocities[j], v);
+        for (std::size_t j = 0; j < all_positions.size(); ++j) {
+            if (j == self || !boids::is_finite(all_positions[j]) || !boids::is_finite(all_velocities[j])) continue;
+            const V dp = boids::sub(all_positions[j], p), dv = boids::sub(all_velocities[j], v);
             const S dv2 = boids::length_squared(dv);
             const S t = dv2 > S(0) ? -boids::dot(dp, dv) / dv2 : S(0);
             if (!(t >= S(0) && t <= horizon && t < soonest)) continue;

@@ -12,6 +12,8 @@
 #include <cmath>
 #include <limits>
 #include "frame.hpp"
+#include "../agent.hpp"
+#include "../span.hpp"
 #include "../steer.hpp"
 
 namespace boids {
@@ -96,6 +98,15 @@ struct seek_turning {
     V target;
     steering_limits<scalar_t<V>> limits;
     turning_limits<scalar_t<V>> turning;
+    span<turning_state> states{};  // one per agent, for the agent call (read at agent.index)
+
+    // The agent call: its own state, states[agent.index]. An index outside `states` (an
+    // assert where asserts are on) steers nowhere.
+    [[nodiscard]] V operator()(const boid_view<V>& agent) const noexcept {
+        BOIDS_ASSERT(agent.index < states.size(), "seek_turning: states must hold a state for every agent");
+        if (!(agent.index < states.size())) return boids::zero<V>();
+        return (*this)(agent.position, agent.velocity, states[agent.index]);
+    }
 
     // The radius of full lock at the mover's speed (never below min_speed).
     [[nodiscard]] scalar_t<V> lock_radius(const V& velocity) const noexcept {

@@ -9,7 +9,9 @@
 #pragma once
 #include <cmath>
 #include <cstdint>
+#include "../agent.hpp"
 #include "../random.hpp"
+#include "../span.hpp"
 #include "frame.hpp"
 #include "seek_flee_arrive.hpp"
 
@@ -34,6 +36,7 @@ struct wander {
     S distance;  // of its centre ahead of the agent (length)
     S jitter;    // rad / sqrt(s): how fast the target drifts
     steering_limits<S> limits;
+    span<wander_state<V>> states{};  // one per agent, for the agent call (read at agent.index)
 
     // The point the agent is steering for now (without advancing the state).
     [[nodiscard]] V target(const V& position, const V& velocity, const wander_state<V>& state) const noexcept {
@@ -51,6 +54,14 @@ struct wander {
         if (boids::is_zero(t)) t = boids::unit_axis<V>(0);
         state.target_local = t;
         return seek<V>{target(position, velocity, state), limits}(position, velocity);
+    }
+
+    // The agent call: its own state, states[agent.index], advanced by agent.dt. An index
+    // outside `states` (an assert where asserts are on) steers nowhere.
+    [[nodiscard]] V operator()(const boid_view<V>& agent) const noexcept {
+        BOIDS_ASSERT(agent.index < states.size(), "wander: states must hold a state for every agent");
+        if (!(agent.index < states.size())) return boids::zero<V>();
+        return (*this)(agent.position, agent.velocity, states[agent.index], agent.dt);
     }
 };
 

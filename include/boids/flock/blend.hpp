@@ -115,8 +115,9 @@ struct is_ready_made_blend<flock_rules<V>> : std::true_type {};
 
 // A blend's answer, or zero where it is not finite.
 template <class V, class Blend>
-[[nodiscard]] V blend_at(const Blend& blend, std::size_t i, const V& p, const V& v, const neighborhood_summary<V>& s) {
-    const V a = blend(boid_view<V>{i, p, v}, s);
+[[nodiscard]] V blend_at(const Blend& blend, std::size_t i, const V& p, const V& v, const neighborhood_summary<V>& s,
+                         scalar_t<V> dt) {
+    const V a = blend(boid_view<V>{i, p, v, dt}, s);
     return boids::is_finite(a) ? a : boids::zero<V>();
 }
 }  // namespace detail

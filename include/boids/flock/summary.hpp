@@ -9,17 +9,10 @@
 #pragma once
 #include <cstddef>
 #include <limits>
+#include "../agent.hpp"
 #include "../vector.hpp"
 
 namespace boids {
-
-// The boid a blend is asked about: its index in your arrays and its (old) state.
-template <class V>
-struct boid_view {
-    std::size_t index;
-    V position;
-    V velocity;
-};
 
 // The sums over one boid's neighbours. Offsets are measured as the world measures
 // them (across a torus's edge by the minimum image), from the boid to the neighbour.

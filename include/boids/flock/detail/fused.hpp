@@ -85,7 +85,7 @@ void move_waiting_boids(bool avx, finish_batch<scalar_t<V>, dimension_v<V>>& bat
                         const flock_config<V>& cfg, scalar_t<V> dt, Done&& done) {
     constexpr std::size_t D = dimension_v<V>;
     for (std::size_t k = 0; k < batch.size; ++k) {
-        const V a = blend_at(blend, index[k], lane_of<V>(batch.p, k), lane_of<V>(batch.v, k), summaries[k]);
+        const V a = blend_at(blend, index[k], lane_of<V>(batch.p, k), lane_of<V>(batch.v, k), summaries[k], dt);
         for (std::size_t d = 0; d < D; ++d) batch.accel[d][k] = boids::get(a, d);
     }
     finish_batch_lanes<true>(avx, batch, cfg, dt);
@@ -349,7 +349,8 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
                 else ++scratch.off.tied_at_cap;
                 a = blend_at(blend, i, p_i, v_i,
                              boids::summarize(i, old_vel, gather_neighbors(i, grid, old_vel, cfg, scratch.neighbors),
-                                              cfg.separate));
+                                              cfg.separate),
+                             dt);
             } else if (batched) {
                 if (batch.add(s, sums.count, p_i, v_i, to_vector<V>(sums.push), to_vector<V>(sums.offset),
                               to_vector<V>(sums.velocity)))
@@ -361,7 +362,7 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
                 if (batch.add_state(s, p_i, v_i)) finish_waiting();
                 continue;
             } else {
-                a = blend_at(blend, i, p_i, v_i, summary_of<V>(sums));
+                a = blend_at(blend, i, p_i, v_i, summary_of<V>(sums), dt);
             }
             // Move (as flock_step's move pass would): p_i and v_i are boid i's state, bit for bit.
             V p = p_i, v = v_i;

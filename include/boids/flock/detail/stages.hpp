@@ -116,7 +116,7 @@ void summarize_and_blend(span<const V> pos, span<const V> vel, const flock_confi
             const auto summary = boids::summarize(i, vel, nbrs, cfg.separate);
             if (!batched ||
                 summary.coincident > 0) {  // the blend boid by boid (the batch leaves coincident boids to it)
-                ws.accelerations[s] = blend_at(blend, i, pos[i], vel[i], summary);
+                ws.accelerations[s] = blend_at(blend, i, pos[i], vel[i], summary, dt);
                 return;
             }
             if (batch->add(s, summary.count, pos[i], vel[i], summary.push, summary.offset_sum, summary.velocity_sum))
