@@ -39,8 +39,8 @@ void crowd_step(const crowd_agents<V>& agents, const crowd_config<scalar_t<V>>& 
                 crowd_workspace<V>& ws, Executor&& executor = {}) {
     static_assert(dimension_v<V> == 2 || dimension_v<V> == 3, "crowd_step: 2D or 3D agents");
     if constexpr (dimension_v<V> == 2)
-        detail::crowd_step(agents, static_cast<const crowd_obstacles2<V>*>(nullptr), cfg, finder, ws, executor);
-    else detail::crowd_step3(agents, static_cast<const crowd_obstacles3<V>*>(nullptr), cfg, finder, ws, executor);
+        detail::crowd_step2d(agents, static_cast<const crowd_obstacles2<V>*>(nullptr), cfg, finder, ws, executor);
+    else detail::crowd_step3d(agents, static_cast<const crowd_obstacles3<V>*>(nullptr), cfg, finder, ws, executor);
 }
 
 // The same among static obstacles (crowd/obstacles2d.hpp): no agent's centre crosses an
@@ -49,7 +49,7 @@ template <class V, class Finder, class Executor = sequential>
 void crowd_step(const crowd_agents<V>& agents, const crowd_obstacles2<V>& obstacles,
                 const crowd_config<scalar_t<V>>& cfg, Finder& finder, crowd_workspace<V>& ws,
                 Executor&& executor = {}) {
-    detail::crowd_step(agents, &obstacles, cfg, finder, ws, executor);
+    detail::crowd_step2d(agents, &obstacles, cfg, finder, ws, executor);
 }
 
 // The same in 3D among spheres and planes (crowd/obstacles3d.hpp).
@@ -57,7 +57,7 @@ template <class V, class Finder, class Executor = sequential>
 void crowd_step(const crowd_agents<V>& agents, const crowd_obstacles3<V>& obstacles,
                 const crowd_config<scalar_t<V>>& cfg, Finder& finder, crowd_workspace<V>& ws,
                 Executor&& executor = {}) {
-    detail::crowd_step3(agents, &obstacles, cfg, finder, ws, executor);
+    detail::crowd_step3d(agents, &obstacles, cfg, finder, ws, executor);
 }
 
 }  // namespace boids

@@ -14,7 +14,7 @@ struct BOIDS_DETAIL_MOTION {
     // lane with a floor excepted. Their v is not to be used.
     template <class P, std::size_t D>
     [[nodiscard]] static BOIDS_DETAIL_MOTION_SPEC typename P::mask band(typename P::f (&v)[D], typename P::f min_speed,
-                                                                     typename P::f max_speed, bool floor) noexcept {
+                                                                        typename P::f max_speed, bool floor) noexcept {
         using S = typename P::scalar;
         using F = typename P::f;
         using M = typename P::mask;
@@ -49,7 +49,8 @@ struct BOIDS_DETAIL_MOTION {
         BOIDS_DETAIL_UNROLL
         for (std::size_t d = 0; d < D; ++d) {
             const F wall = P::splat(size[d]);
-            const M low = p[d] < zero, high = p[d] > wall;
+            const M low = p[d] < zero;
+            const M high = p[d] > wall;
             const M flip = P::either(P::both(low, v[d] < zero), P::both(high, v[d] > zero));
             p[d] = P::select(low, zero, P::select(high, wall, p[d]));
             v[d] = P::select(flip, -v[d], v[d]);

@@ -229,9 +229,9 @@ velocity2<S> aim_of(velocity2<S> pref, bool giving_way, S most_share, bool has_n
 // velocity nearest its aim within every half-plane and its top speed, or the one
 // that violates the worst agent half-plane least while keeping every hard one.
 template <class V, class Finder, class Executor>
-void choose_velocities(const crowd_agents<V>& agents, const crowd_obstacles2<V>* obstacles,
-                       const crowd_config<scalar_t<V>>& cfg, const Finder& finder, crowd_workspace<V>& ws,
-                       bool give_way, std::size_t tasks, Executor& executor) {
+void choose_velocities2d(const crowd_agents<V>& agents, const crowd_obstacles2<V>* obstacles,
+                         const crowd_config<scalar_t<V>>& cfg, const Finder& finder, crowd_workspace<V>& ws,
+                         bool give_way, std::size_t tasks, Executor& executor) {
     using S = scalar_t<V>;
     const std::size_t n = agents.size(), k = cfg.max_neighbors;
     const velocity2<S> full_turn{std::cos(cfg.pass_right), std::sin(cfg.pass_right)};
@@ -267,8 +267,8 @@ void choose_velocities(const crowd_agents<V>& agents, const crowd_obstacles2<V>*
 // The step: who gives way (decided in the old state), every agent's new velocity,
 // then crowd_finish: move, separate agents still overlapping, undo crossings.
 template <class V, class Finder, class Executor>
-void crowd_step(const crowd_agents<V>& agents, const crowd_obstacles2<V>* obstacles,
-                const crowd_config<scalar_t<V>>& cfg, Finder& finder, crowd_workspace<V>& ws, Executor&& executor) {
+void crowd_step2d(const crowd_agents<V>& agents, const crowd_obstacles2<V>* obstacles,
+                  const crowd_config<scalar_t<V>>& cfg, Finder& finder, crowd_workspace<V>& ws, Executor&& executor) {
     using S = scalar_t<V>;
     BOIDS_ASSERT(cfg.validate(), "crowd_step: invalid crowd_config (call validate() for the reason)");
     if (!cfg.validate()) return;
@@ -285,7 +285,7 @@ void crowd_step(const crowd_agents<V>& agents, const crowd_obstacles2<V>* obstac
         }
         decide_giving_way(agents, span<const S>(waiting.data(), n), cfg, finder, ws, tasks, executor);
     }
-    choose_velocities(agents, obstacles, cfg, finder, ws, give_way, tasks, executor);
+    choose_velocities2d(agents, obstacles, cfg, finder, ws, give_way, tasks, executor);
     ws.last_giving_way = 0;
     for (std::size_t i = 0; give_way && i < n; ++i) {
         waiting[i] = ws.new_waiting[i];

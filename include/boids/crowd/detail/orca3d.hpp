@@ -55,8 +55,9 @@ half_space<S> orca_half_space(const vec3s<S>& r, const vec3s<S>& vi, const vec3s
 
 // Steps (1) to (3) of the top of this header in 3D; obstacles may be null.
 template <class V, class Finder, class Executor>
-void crowd_choose3(const crowd_agents<V>& agents, const crowd_obstacles3<V>* obstacles,
-                   const crowd_config<scalar_t<V>>& cfg, Finder& finder, crowd_workspace<V>& ws, Executor&& executor) {
+void choose_velocities3d(const crowd_agents<V>& agents, const crowd_obstacles3<V>* obstacles,
+                         const crowd_config<scalar_t<V>>& cfg, Finder& finder, crowd_workspace<V>& ws,
+                         Executor&& executor) {
     using S = scalar_t<V>;
     const std::size_t n = agents.size();
     const span<const V> pos(agents.position.data(), n);
@@ -131,13 +132,15 @@ void crowd_choose3(const crowd_agents<V>& agents, const crowd_obstacles3<V>* obs
     });
 }
 
+// The step: every agent's new velocity, then crowd_finish: move, separate agents still
+// overlapping, undo crossings.
 template <class V, class Finder, class Executor>
-void crowd_step3(const crowd_agents<V>& agents, const crowd_obstacles3<V>* obstacles,
-                 const crowd_config<scalar_t<V>>& cfg, Finder& finder, crowd_workspace<V>& ws, Executor&& executor) {
+void crowd_step3d(const crowd_agents<V>& agents, const crowd_obstacles3<V>* obstacles,
+                  const crowd_config<scalar_t<V>>& cfg, Finder& finder, crowd_workspace<V>& ws, Executor&& executor) {
     BOIDS_ASSERT(cfg.validate(), "crowd_step: invalid crowd_config (call validate() for the reason)");
     if (!cfg.validate()) return;
     if (obstacles != nullptr && obstacles->empty()) obstacles = nullptr;
-    crowd_choose3(agents, obstacles, cfg, finder, ws, executor);
+    choose_velocities3d(agents, obstacles, cfg, finder, ws, executor);
     crowd_finish(
         agents, cfg, ws, obstacles != nullptr,
         [&](std::size_t i) { return obstacles->push_out(agents.position[i], agents.radius_of(i)); },

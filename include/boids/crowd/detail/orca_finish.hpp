@@ -9,62 +9,63 @@
 
 namespace boids::detail {
 
-// Steps (4) to (6), in index order, for any dimension: every agent moves with its new
-// velocity (ws.new_velocity), then overlap is pushed out and agents whose move crossed
-// an obstacle, or who stay jammed, go back. push_out(i): moves agent i off the
-// obstacles, true if it moved; crosses(i): whether i's move from ws.old_position[i]
-// crossed one.
-template <class V, class PushOut, class Crosses>
-void crowd_finish(const crowd_agents<V>& agents, const crowd_config<scalar_t<V>>& cfg, crowd_workspace<V>& ws,
-                  bool any_obstacles, PushOut&& push_out, Crosses&& crosses) {
-    using S = scalar_t<V>;
-    const std::size_t n = agents.size();
-    const span<const V> pos(agents.position.data(), n);
-    const S inv_dt = S(1) / cfg.dt;
-    for (std::size_t i = 0; i < n; ++i) {  // then every agent moves
+// Every agent takes its new velocity (ws.new_velocity) and moves with it; where it
+// stood is kept in ws.old_position.
+template <class V>
+void move_agents(const crowd_agents<V>& agents, scalar_t<V> dt, crowd_workspace<V>& ws) {
+    for (std::size_t i = 0; i < agents.size(); ++i) {
         ws.old_position[i] = agents.position[i];
         agents.velocity[i] = ws.new_velocity[i];
         if (boids::is_finite(agents.position[i]))
-            agents.position[i] = boids::add_scaled(agents.position[i], agents.velocity[i], cfg.dt);
+            agents.position[i] = boids::add_scaled(agents.position[i], agents.velocity[i], dt);
     }
-    ws.last_overlaps = 0;
-    ws.last_passes = 0;
-    ws.last_reverted = 0;
-    S widest = S(0);
-    for (std::size_t i = 0; i < n; ++i) widest = std::max(widest, agents.radius_of(i));
-    if (!(widest > S(0)) && !any_obstacles) return;
-    auto radius_of = [&](std::size_t i) { return agents.radius_of(i); };
+}
+
+// Overlap pushed out, pair by pair in index order, each pair apart to the sum of radii
+// and the tolerance more, split by the shares, and agents out of walls (push_out(i):
+// true if it moved i), for up to cfg.projection_passes passes. Returns whether it ended
+// clear; `moved` tells whether any pass moved an agent.
+template <class V, class RadiusOf, class PushOut>
+[[nodiscard]] bool separate_agents(const crowd_agents<V>& agents, const crowd_config<scalar_t<V>>& cfg,
+                                   crowd_workspace<V>& ws, scalar_t<V> widest, RadiusOf&& radius_of, bool any_obstacles,
+                                   PushOut&& push_out, bool& moved) {
+    using S = scalar_t<V>;
+    const std::size_t n = agents.size();
+    const span<const V> pos(agents.position.data(), n);
     const S slack = S(0.5) * cfg.overlap_tolerance;
-    // Then overlap is pushed out, pair by pair in index order, each pair apart to the
-    // sum of radii and the tolerance more, split by the shares; agents out of walls.
-    bool clear = !(widest > S(0));
-    bool moved_any = false;
-    if (!clear) {
-        ws.contacts.make(pos, widest, radius_of);
-        for (std::size_t pass = 0; pass < cfg.projection_passes; ++pass) {
-            if (pass > 0 && !ws.contacts.still_exact(pos)) ws.contacts.make(pos, widest, radius_of);
-            std::size_t pushes = ws.contacts.for_each_overlap(
-                pos, slack, [&](std::size_t i, std::size_t j, const V& unit, S dist, S combined) {
-                    const S gap = combined * (S(1) + cfg.overlap_tolerance) - dist;
-                    const S si = agents.share(i, j);
-                    agents.position[i] = boids::add_scaled(agents.position[i], unit, -gap * si);
-                    agents.position[j] = boids::add_scaled(agents.position[j], unit, gap * (S(1) - si));
-                });
-            if (pass == 0) ws.last_overlaps = pushes;
-            if (any_obstacles)
-                for (std::size_t i = 0; i < n; ++i)
-                    if (boids::is_finite(pos[i]) && push_out(i)) ++pushes;
-            if (pushes == 0) {
-                clear = true;
-                break;
-            }
-            moved_any = true;
-            ws.last_passes = pass + 1;
-        }
+    moved = false;
+    if (!(widest > S(0))) return true;
+    ws.contacts.make(pos, widest, radius_of);
+    for (std::size_t pass = 0; pass < cfg.projection_passes; ++pass) {
+        if (pass > 0 && !ws.contacts.still_exact(pos)) ws.contacts.make(pos, widest, radius_of);
+        std::size_t pushes = ws.contacts.for_each_overlap(
+            pos, slack, [&](std::size_t i, std::size_t j, const V& unit, S dist, S combined) {
+                const S gap = combined * (S(1) + cfg.overlap_tolerance) - dist;
+                const S si = agents.share(i, j);
+                agents.position[i] = boids::add_scaled(agents.position[i], unit, -gap * si);
+                agents.position[j] = boids::add_scaled(agents.position[j], unit, gap * (S(1) - si));
+            });
+        if (pass == 0) ws.last_overlaps = pushes;
+        if (any_obstacles)
+            for (std::size_t i = 0; i < n; ++i)
+                if (boids::is_finite(pos[i]) && push_out(i)) ++pushes;
+        if (pushes == 0) return true;
+        moved = true;
+        ws.last_passes = pass + 1;
     }
-    // An agent whose move crossed an obstacle edge, and the agents of a jam the passes
-    // could not loosen, go back to where they stood (which crossed and overlapped
-    // nothing) and wait (velocity zero), until none is left.
+    return false;
+}
+
+// An agent whose move crossed an obstacle edge (crosses(i)), and the agents of a jam the
+// passes could not loosen, go back to where they stood (which crossed and overlapped
+// nothing) and wait (velocity zero), until none is left.
+template <class V, class RadiusOf, class Crosses>
+void undo_crossings(const crowd_agents<V>& agents, const crowd_config<scalar_t<V>>& cfg, crowd_workspace<V>& ws,
+                    scalar_t<V> widest, RadiusOf&& radius_of, bool any_obstacles, bool clear, Crosses&& crosses) {
+    using S = scalar_t<V>;
+    const std::size_t n = agents.size();
+    const span<const V> pos(agents.position.data(), n);
+    const S slack = S(0.5) * cfg.overlap_tolerance;
     auto revert = [&](std::size_t a) {
         if (ws.reverted[a] != 0) return false;
         ws.reverted[a] = 1;
@@ -90,12 +91,41 @@ void crowd_finish(const crowd_agents<V>& agents, const crowd_config<scalar_t<V>>
         }
         if (newly == 0) break;
     }
-    if (!moved_any) return;
-    for (std::size_t i = 0; i < n; ++i) {  // the velocity an agent pushed aside really had
-        if (ws.reverted[i] != 0 || !boids::is_finite(pos[i]) || !boids::is_finite(ws.old_position[i])) continue;
-        const V moved = boids::scale(boids::sub(agents.position[i], ws.old_position[i]), inv_dt);
+}
+
+// The velocity an agent pushed aside really had: its move over the step, within its
+// top speed (agents sent back keep zero).
+template <class V>
+void velocities_from_moves(const crowd_agents<V>& agents, scalar_t<V> dt, crowd_workspace<V>& ws) {
+    using S = scalar_t<V>;
+    const S inv_dt = S(1) / dt;
+    for (std::size_t i = 0; i < agents.size(); ++i) {
+        const V& p = agents.position[i];
+        if (ws.reverted[i] != 0 || !boids::is_finite(p) || !boids::is_finite(ws.old_position[i])) continue;
+        const V moved = boids::scale(boids::sub(p, ws.old_position[i]), inv_dt);
         agents.velocity[i] = boids::clamp_magnitude(moved, agents.max_speed_of(i));
     }
+}
+
+// Steps (4) to (6), in index order, for any dimension: move, separate, undo crossings.
+// push_out(i): moves agent i off the obstacles, true if it moved; crosses(i): whether
+// i's move from ws.old_position[i] crossed one.
+template <class V, class PushOut, class Crosses>
+void crowd_finish(const crowd_agents<V>& agents, const crowd_config<scalar_t<V>>& cfg, crowd_workspace<V>& ws,
+                  bool any_obstacles, PushOut&& push_out, Crosses&& crosses) {
+    using S = scalar_t<V>;
+    move_agents(agents, cfg.dt, ws);
+    ws.last_overlaps = 0;
+    ws.last_passes = 0;
+    ws.last_reverted = 0;
+    S widest = S(0);
+    for (std::size_t i = 0; i < agents.size(); ++i) widest = std::max(widest, agents.radius_of(i));
+    if (!(widest > S(0)) && !any_obstacles) return;
+    auto radius_of = [&](std::size_t i) { return agents.radius_of(i); };
+    bool moved = false;
+    const bool clear = separate_agents(agents, cfg, ws, widest, radius_of, any_obstacles, push_out, moved);
+    undo_crossings(agents, cfg, ws, widest, radius_of, any_obstacles, clear, crosses);
+    if (moved) velocities_from_moves(agents, cfg.dt, ws);
 }
 
 }  // namespace boids::detail
