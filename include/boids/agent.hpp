@@ -1,13 +1,13 @@
-// boids/agent.hpp - the agent a behaviour is asked about: the argument every behaviour
-// takes.
+// boids/agent.hpp - the agent a behaviour is asked about: what a blend is called with.
 //
-// One call shape: `behaviour(agent)`, or `behaviour(agent, summary)` for those that read
-// the neighbourhood (flock/summary.hpp); the result is an acceleration (an angular one
-// for the facing behaviours of behaviors/orientation.hpp). Behaviours that read only
-// the position and velocity keep the shorthand `behaviour(position, velocity)`; those
-// with a state of their own per agent (wander, seek_turning) read it at `agent.index`
-// in the span of states they hold and advance it by `agent.dt`. The blends of blend.hpp
-// take every behaviour in either shape.
+// A blend (blend.hpp) is called with the agent, `blend(agent)`, or with the agent and its
+// neighbourhood, `blend(agent, summary)` (flock/summary.hpp), and hands each behaviour
+// what it reads: the summary to those that read it, the agent to those that need more
+// than its position and velocity (wander and seek_turning read their own state at
+// `agent.index` in the span of states they hold, wander advances it by `agent.dt`;
+// avoid_collisions reads everyone from its spans), and the shorthand
+// `(position, velocity)` to the rest (seek, arrive, pursue, ...). The result is an
+// acceleration.
 #pragma once
 #include <cstddef>
 #include "vector.hpp"

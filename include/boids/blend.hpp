@@ -7,14 +7,13 @@
 //     auto wander_home = boids::make_weighted_blend(max_force, boids::weight(1.f, seek), boids::weight(0.5f, flee));
 //     V a = wander_home(position, velocity);
 //
-// Every behaviour takes the agent, `(boid_view)` (agent.hpp), or the agent and its
-// neighbourhood, `(boid_view, neighborhood_summary)` (the flock rules, a flock_step
-// blend); those that read only the position and velocity also take the shorthand
-// `(position, velocity)`. A blend called with an agent (and its summary) hands each
-// part what it takes: the summary to those that read it, the agent alone to
-// those that take it (wander, seek_turning, avoid_collisions), else the agent's position
-// and velocity. So every behaviour, and your own lambdas of any of these shapes, goes
-// into one make_weighted_blend or make_priority_blend without an adapter.
+// A blend called with an agent, `(boid_view)` (agent.hpp), or with the agent and its
+// neighbourhood, `(boid_view, neighborhood_summary)` (a flock_step blend), hands each
+// part what it takes: both to those that read the summary (the flock rules), the agent
+// alone to those that need more than its position and velocity (wander, seek_turning,
+// avoid_collisions), else the agent's position and velocity (seek, arrive, ...). So
+// every behaviour, and your own lambdas of any of these shapes, goes into one
+// make_weighted_blend or make_priority_blend without an adapter.
 #pragma once
 #include <tuple>
 #include <type_traits>
