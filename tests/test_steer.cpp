@@ -1,5 +1,7 @@
 // Tests of boids/steer.hpp: steer_toward, the speed band and the integrator.
 #include "test_support.hpp"
+#include <cmath>
+#include <limits>
 #include <boids/steer.hpp>
 
 TEMPLATE_TEST_CASE("steer_toward closes the velocity gap within the reaction time", "[steer]", BOIDS_ALL_VEC_TYPES) {
@@ -63,6 +65,18 @@ TEMPLATE_TEST_CASE("the speed band", "[steer]", BOIDS_ALL_VEC_TYPES) {
         v = test::make<V>(0, -50);
         boids::integrate(p, v, boids::zero<V>(), S(0), S(10), S(2));
         CHECK(test::near(v, test::make<V>(0, -10), test::eps<V>()));
+    }
+    SECTION("speeds whose square is not a normal number keep their direction in the band") {
+        const S tiny = std::sqrt(std::numeric_limits<S>::min()) * S(0.01);  // its square is subnormal
+        const S huge = std::sqrt(std::numeric_limits<S>::max()) * S(10);    // its square overflows
+        CHECK(test::near(boids::apply_speed_band(test::make<V>(0, tiny), S(2), S(10)), test::make<V>(0, 2),
+                         test::eps<V>()));
+        CHECK(test::near(boids::apply_speed_band(test::make<V>(3 * huge, -4 * huge), S(0), S(10)), test::make<V>(6, -8),
+                         test::eps<V>()));
+        CHECK(test::near(boids::apply_speed_band(test::make<V>(tiny, 0), S(0), S(10)), test::make<V>(tiny, 0), 0));
+        CHECK(test::near(boids::apply_speed_band(boids::zero<V>(), S(0), S(10)), boids::zero<V>(), 0));
+        CHECK_FALSE(boids::is_finite(boids::apply_speed_band(test::make<V>(std::numeric_limits<S>::quiet_NaN(), 0),
+                                                             S(1), S(10))));  // not made up
     }
     SECTION("dt = 0 moves nothing") {
         V v = test::make<V>(3, 0);
