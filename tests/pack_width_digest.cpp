@@ -4,7 +4,9 @@
 // with -mavx, run where the CPU has AVX); the test
 // flock.same-bits-any-pack-width (compare_outputs.cmake) requires every build to
 // print the same lines, which holds because the kernel sums in eight logical lanes
-// whatever the width of its packs (flock/detail/kernel.hpp).
+// whatever the width of its packs (flock/detail/kernel.hpp). Built once more against
+// boids::prebuilt (the step and the kernel taken from its library, compiled
+// separately): the same lines again.
 #include <boids/boids.hpp>
 #include <cmath>
 #include <cstdio>
@@ -81,5 +83,14 @@ int main() {
     auto topo = scene<d3>(edges::toroidal, 12.0, 2.0);
     topo.neighbors = boids::neighborhood_kind::topological;
     run("3d/torus/topological", topo, 500, 30);
+#if defined(BOIDS_DIGEST_GLM)
+    // GLM's vectors, whose ready-made step boids::prebuilt holds whole.
+    auto g2 = scene<glm::vec2>(edges::toroidal, 40.0, 2.0);
+    g2.view_angle = 270.0f;
+    run("glm/vec2/torus/cone", g2, 600, 40);
+    auto g3 = scene<glm::dvec3>(edges::bounded, 12.0, 2.0);
+    g3.max_neighbors = 7;
+    run("glm/dvec3/box/cap-7", g3, 500, 30);
+#endif
     return 0;
 }

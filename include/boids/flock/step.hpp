@@ -108,3 +108,7 @@ void flock_step(strided_span<V> positions, strided_span<V> velocities, const flo
 }
 
 }  // namespace boids
+
+#if defined(BOIDS_PREBUILT)  // linked with boids::prebuilt: the step comes compiled
+#  include "prebuilt.hpp"
+#endif
