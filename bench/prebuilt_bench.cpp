@@ -5,8 +5,11 @@
 //   - ready_made: flock_step with flock_rules. The headers' side passes an executor of
 //     its own type (sequential in all but name), so that it compiles its own copy of the
 //     step rather than sharing the library's;
-//   - own_blend: a blend of the user's (the three rules through make_weighted_blend),
-//     whose step both sides compile; the library's side calls the prebuilt kernel.
+//   - own_blend: a blend of the user's (the three rules through make_weighted_blend, in a
+//     lambda of each side's own):
+//     the headers' side compiles the step for it; the library's side takes the step
+//     over a blend_ref, which calls the blend through a pointer, boid by boid.
+// Run with --benchmark_enable_random_interleaving=true to interleave the two sides.
 #include <benchmark/benchmark.h>
 #include <boids/boids.hpp>
 #include <cstddef>
@@ -45,9 +48,13 @@ void step(benchmark::State& state) {
         boids::make_weighted_blend(lim.max_force, boids::weight(1.f, boids::separation_rule<V>{cfg.separate, lim}),
                                    boids::weight(1.f, boids::alignment_rule<V>{cfg.align, lim}),
                                    boids::weight(1.f, boids::cohesion_rule<V>{cfg.cohere, lim}));
+    // A lambda: a type of this translation unit's own, so that each side keeps its own step.
+    const auto own = [&rules](const boids::boid_view<V>& b, const boids::neighborhood_summary<V>& s) {
+        return rules(b, s);
+    };
     for (auto _ : state) {
         if constexpr (OwnBlend) {
-            boids::flock_step(p, v, cfg, grid, ws, 0.05f, rules);
+            boids::flock_step(p, v, cfg, grid, ws, 0.05f, own);
         } else {
 #if defined(BOIDS_PREBUILT)
             boids::flock_step(p, v, cfg, grid, ws, 0.05f);

@@ -21,14 +21,16 @@ using d3 = test::dvec3;
 }  // namespace
 
 namespace {
-template <class V>
-void run(const char* name, boids::flock_config<V> cfg, std::size_t n, int steps) {
+// The ready-made step, or with `blend` where one is given.
+template <class V, class... Blend>
+void run(const char* name, boids::flock_config<V> cfg, std::size_t n, int steps, const Blend&... blend) {
     using S = boids::scalar_t<V>;
     std::vector<V> p, v;
     boids::lesson::scatter(7, cfg, p, v, n);
     boids::uniform_grid<V> grid(cfg.world, cfg.view_radius);
     boids::flock_workspace<V> ws;
-    for (int s = 0; s < steps; ++s) boids::flock_step(boids::span<V>(p), boids::span<V>(v), cfg, grid, ws, S(0.05));
+    for (int s = 0; s < steps; ++s)
+        boids::flock_step(boids::span<V>(p), boids::span<V>(v), cfg, grid, ws, S(0.05), blend...);
     std::printf("%-28s %016llx\n", name, static_cast<unsigned long long>(test::bits_digest{}.eat(p).eat(v).value()));
 }
 
@@ -91,6 +93,12 @@ int main() {
     auto g3 = scene<glm::dvec3>(edges::bounded, 12.0, 2.0);
     g3.max_neighbors = 7;
     run("glm/dvec3/box/cap-7", g3, 500, 30);
+    // A blend of the user's (which boids::prebuilt calls through a blend_ref).
+    const boids::flock_rules<glm::vec2> rules(g2);
+    const auto own = [&rules](const boids::boid_view<glm::vec2>& b, const boids::neighborhood_summary<glm::vec2>& s) {
+        return rules(b, s) + glm::vec2(0.25f, 0.0f);
+    };
+    run("glm/vec2/torus/own-blend", g2, 600, 40, own);
 #endif
     return 0;
 }

@@ -1,6 +1,7 @@
 # cmake -DNM=nm -DOBJECTS="a.o;..." -P prebuilt_symbols.cmake
 cmake_minimum_required(VERSION 3.16)
 # Fails unless the objects of a program linked with boids::prebuilt leave GLM's flock_step
+# (the ready-made one, and the one over a blend_ref that serves a blend of one's own)
 # and the kernel's block sums undefined (taken from the library) and define neither.
 set(_undefined "")
 set(_defined "")
@@ -23,6 +24,9 @@ endforeach()
 message(STATUS "taken from boids::prebuilt:\n${_undefined}")
 if(NOT _undefined MATCHES "flock_step<glm::vec<2, float")
   message(FATAL_ERROR "flock_step over glm::vec2 is not taken from boids::prebuilt")
+endif()
+if(NOT _undefined MATCHES "flock_step<glm::vec<2, float[^\n]*blend_ref<")
+  message(FATAL_ERROR "flock_step over glm::vec2 with a blend of one's own is not taken from boids::prebuilt")
 endif()
 if(NOT _undefined MATCHES "block_sums<")
   message(FATAL_ERROR "the kernel's block sums are not taken from boids::prebuilt")

@@ -113,6 +113,23 @@ struct is_ready_made_blend : std::false_type {};
 template <class V>
 struct is_ready_made_blend<flock_rules<V>> : std::true_type {};
 
+// A blend behind one plain type: the step over a blend_ref<V> is compiled once for
+// every blend (boids::prebuilt holds it), at the price of an indirect call per boid.
+template <class V>
+class blend_ref {
+public:
+    template <class Blend, class = std::enable_if_t<!std::is_same_v<std::decay_t<Blend>, blend_ref>>>
+    explicit blend_ref(const Blend& blend) noexcept
+        : blend_(&blend), call_([](const void* b, const boid_view<V>& agent, const neighborhood_summary<V>& s) -> V {
+              return (*static_cast<const Blend*>(b))(agent, s);
+          }) {}
+    V operator()(const boid_view<V>& agent, const neighborhood_summary<V>& s) const { return call_(blend_, agent, s); }
+
+private:
+    const void* blend_;
+    V (*call_)(const void*, const boid_view<V>&, const neighborhood_summary<V>&);
+};
+
 // A blend's answer, or zero where it is not finite.
 template <class V, class Blend>
 [[nodiscard]] V blend_at(const Blend& blend, std::size_t i, const V& p, const V& v, const neighborhood_summary<V>& s,

@@ -6,12 +6,18 @@
 // these calls are taken from the library instead of being compiled where they are made:
 //   - flock_step(positions, velocities, cfg, grid, ws, dt): the ready-made blend over a
 //     uniform_grid, sequential, for glm::vec2, glm::vec3, glm::dvec2 and glm::dvec3;
+//   - flock_step(..., dt, blend) with a blend of your own over the same grid, for the
+//     same types: the step is compiled once, for a blend_ref (flock/blend.hpp), and
+//     calls your blend through it (an indirect call per boid; your blend is compiled
+//     where you call the step);
 //   - the fused kernel's block sums, for every vector type whose scalar is float or
-//     double in 2D or 3D, so a step with a blend of your own (or your own vector type)
-//     compiles its blend and the step around it, not the kernel.
+//     double in 2D or 3D, so a step over a vector type of your own compiles the step
+//     around the kernel, not the kernel.
 // The library is built with the headers' default configuration: a translation unit
 // that defines BOIDS_NO_VECTOR_EXTENSIONS or BOIDS_NO_RUNTIME_DISPATCH builds its own.
-// The results are the same bits either way (tests/pack_width_digest.cpp).
+// The results are the same bits either way (tests/pack_width_digest.cpp). Link it into
+// every target of a program that calls flock_step, or into none: with BOIDS_PREBUILT
+// in some translation units only, a step for the same blend type is defined two ways.
 #pragma once
 #include <cstddef>
 #include "../glm.hpp"
@@ -48,9 +54,12 @@
   BOIDS_DETAIL_PREBUILT_SUMS(HOW, per_shift, S, D) \
   BOIDS_DETAIL_PREBUILT_SUMS(HOW, per_lane, S, D)
 
-#define BOIDS_DETAIL_PREBUILT_STEP(HOW, V)                   \
-  HOW void flock_step<V, uniform_grid<V>, sequential, void>( \
-      span<V>, span<V>, const flock_config<V>&, uniform_grid<V>&, flock_workspace<V>&, scalar_t<V>, sequential&&);
+#define BOIDS_DETAIL_PREBUILT_STEP(HOW, V)                                                                         \
+  HOW void flock_step<V, uniform_grid<V>, sequential, void>(                                                       \
+      span<V>, span<V>, const flock_config<V>&, uniform_grid<V>&, flock_workspace<V>&, scalar_t<V>, sequential&&); \
+  HOW void flock_step<V, uniform_grid<V>, detail::blend_ref<V>, sequential, void>(                                 \
+      span<V>, span<V>, const flock_config<V>&, uniform_grid<V>&, flock_workspace<V>&, scalar_t<V>,                \
+      const detail::blend_ref<V>&, sequential&&);
 
 #define BOIDS_DETAIL_PREBUILT(HOW)             \
   BOIDS_DETAIL_PREBUILT_KERNEL(HOW, float, 2)  \
@@ -63,5 +72,15 @@
   BOIDS_DETAIL_PREBUILT_STEP(HOW, glm::dvec3)
 
 namespace boids {
+namespace detail {
+template <>
+struct prebuilt_vector<glm::vec2> : std::true_type {};
+template <>
+struct prebuilt_vector<glm::vec3> : std::true_type {};
+template <>
+struct prebuilt_vector<glm::dvec2> : std::true_type {};
+template <>
+struct prebuilt_vector<glm::dvec3> : std::true_type {};
+}  // namespace detail
 BOIDS_DETAIL_PREBUILT(extern template)
 }  // namespace boids

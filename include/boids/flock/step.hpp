@@ -28,6 +28,16 @@
 #include "workspace.hpp"
 
 namespace boids {
+namespace detail {
+// The vector types whose step boids::prebuilt holds for any blend (flock/prebuilt.hpp
+// says which, where BOIDS_PREBUILT is defined; none otherwise).
+template <class V>
+struct prebuilt_vector : std::false_type {};
+template <class V, class Finder, class Blend, class Executor>
+inline constexpr bool takes_prebuilt_step = prebuilt_vector<V>::value&& std::is_same_v<Finder, uniform_grid<V>>&&
+                                                std::is_same_v<std::decay_t<Executor>, sequential> &&
+                                            !is_ready_made_blend<Blend>::value && !std::is_same_v<Blend, blend_ref<V>>;
+}  // namespace detail
 
 // One step of the whole flock, in four stages: build the finder's index; sum every
 // boid's neighbourhood in the old state (cfg says which neighbours: metric or
@@ -43,21 +53,25 @@ template <class V, class Finder, class Blend, class Executor = sequential,
 void flock_step(detail::identity_t<span<V>> positions, detail::identity_t<span<V>> velocities,
                 const flock_config<V>& cfg, Finder& finder, flock_workspace<V>& ws, scalar_t<V> dt, const Blend& blend,
                 Executor&& executor = {}) {
-    BOIDS_ASSERT(positions.size() == velocities.size(), "flock_step: positions and velocities differ in size");
-    BOIDS_ASSERT(dt >= 0, "flock_step: dt must be >= 0");
-    if (!(dt >= 0)) dt = 0;
-    const std::size_t n = std::min(positions.size(), velocities.size());
-    positions = positions.subspan(0, n);
-    velocities = velocities.subspan(0, n);
-    const std::size_t tasks = detail::task_count(n, 256, executor);
-    ws.prepare(n, tasks);
-    const span<const V> pos(positions.data(), n), vel(velocities.data(), n);
-    detail::build_index(finder, cfg, pos, executor);  // 1
-    if (detail::fused_step(positions, velocities, cfg, finder, ws, dt, blend, tasks, executor))
-        return;  // 2 to 4 at once
-    const bool batched = detail::is_ready_made_blend<Blend>::value && detail::batch_finish_supported(cfg);
-    detail::summarize_and_blend(pos, vel, cfg, finder, ws, dt, blend, batched, tasks, executor);  // 2 and 3
-    detail::move_all(positions, velocities, cfg, finder, ws, dt, batched, tasks, executor);       // 4
+    if constexpr (detail::takes_prebuilt_step<V, Finder, Blend, Executor>) {  // flock/prebuilt.hpp
+        flock_step<V>(positions, velocities, cfg, finder, ws, dt, detail::blend_ref<V>(blend), sequential{});
+    } else {
+        BOIDS_ASSERT(positions.size() == velocities.size(), "flock_step: positions and velocities differ in size");
+        BOIDS_ASSERT(dt >= 0, "flock_step: dt must be >= 0");
+        if (!(dt >= 0)) dt = 0;
+        const std::size_t n = std::min(positions.size(), velocities.size());
+        positions = positions.subspan(0, n);
+        velocities = velocities.subspan(0, n);
+        const std::size_t tasks = detail::task_count(n, 256, executor);
+        ws.prepare(n, tasks);
+        const span<const V> pos(positions.data(), n), vel(velocities.data(), n);
+        detail::build_index(finder, cfg, pos, executor);  // 1
+        if (detail::fused_step(positions, velocities, cfg, finder, ws, dt, blend, tasks, executor))
+            return;  // 2 to 4 at once
+        const bool batched = detail::is_ready_made_blend<Blend>::value && detail::batch_finish_supported(cfg);
+        detail::summarize_and_blend(pos, vel, cfg, finder, ws, dt, blend, batched, tasks, executor);  // 2 and 3
+        detail::move_all(positions, velocities, cfg, finder, ws, dt, batched, tasks, executor);       // 4
+    }
 }
 
 // With an auto_finder, the step runs on the finder it chooses for this flock size,
