@@ -33,6 +33,20 @@ namespace detail {
 // says which, where BOIDS_PREBUILT is defined; none otherwise).
 template <class V>
 struct prebuilt_vector : std::false_type {};
+// What flock_step takes for an executor (executor.hpp): executor(tasks, work).
+template <class Executor>
+inline constexpr bool is_executor_v = std::is_invocable_v<Executor&, std::size_t, void (*)(std::size_t)>;
+// True for an executor; else the error a newcomer needs (a blend of the wrong shape
+// lands here, in the executor's place).
+template <class Executor>
+constexpr bool checked_executor() {
+    constexpr bool ok = is_executor_v<std::remove_reference_t<Executor>>;
+    static_assert(ok,
+                  "flock_step: the argument after dt is neither a blend, callable as blend(const boid_view<V>&, "
+                  "const neighborhood_summary<V>&) and returning V, nor an executor, callable as "
+                  "executor(std::size_t tasks, work)");
+    return ok;
+}
 template <class V, class Finder, class Blend, class Executor>
 inline constexpr bool takes_prebuilt_step = prebuilt_vector<V>::value&& std::is_same_v<Finder, uniform_grid<V>>&&
                                                 std::is_same_v<std::decay_t<Executor>, sequential> &&
@@ -91,7 +105,8 @@ template <class V, class Finder, class Executor = sequential,
 void flock_step(detail::identity_t<span<V>> positions, detail::identity_t<span<V>> velocities,
                 const flock_config<V>& cfg, Finder& finder, flock_workspace<V>& ws, scalar_t<V> dt,
                 Executor&& executor = {}) {
-    flock_step<V>(positions, velocities, cfg, finder, ws, dt, flock_rules<V>(cfg), executor);
+    if constexpr (detail::checked_executor<Executor>())  // else one clear error, not the step's
+        flock_step<V>(positions, velocities, cfg, finder, ws, dt, flock_rules<V>(cfg), executor);
 }
 
 // The step over vectors inside your own structs (strided.hpp): gathered into the
@@ -118,7 +133,8 @@ template <class V, class Finder, class Executor = sequential,
           class = std::enable_if_t<!detail::is_blend_v<std::decay_t<Executor>, V>>>
 void flock_step(strided_span<V> positions, strided_span<V> velocities, const flock_config<V>& cfg, Finder& finder,
                 flock_workspace<V>& ws, scalar_t<V> dt, Executor&& executor = {}) {
-    flock_step(positions, velocities, cfg, finder, ws, dt, flock_rules<V>(cfg), executor);
+    if constexpr (detail::checked_executor<Executor>())
+        flock_step(positions, velocities, cfg, finder, ws, dt, flock_rules<V>(cfg), executor);
 }
 
 }  // namespace boids
