@@ -48,9 +48,10 @@ constexpr bool checked_executor() {
     return ok;
 }
 template <class V, class Finder, class Blend, class Executor>
-inline constexpr bool takes_prebuilt_step = prebuilt_vector<V>::value&& std::is_same_v<Finder, uniform_grid<V>>&&
-                                                std::is_same_v<std::decay_t<Executor>, sequential> &&
-                                            !is_ready_made_blend<Blend>::value && !std::is_same_v<Blend, blend_ref<V>>;
+inline constexpr bool takes_prebuilt_step =
+    std::conjunction_v<prebuilt_vector<V>, std::is_same<Finder, uniform_grid<V>>,
+                       std::is_same<std::decay_t<Executor>, sequential>, std::negation<is_ready_made_blend<Blend>>,
+                       std::negation<std::is_same<Blend, blend_ref<V>>>>;
 }  // namespace detail
 
 // One step of the whole flock, in four stages: build the finder's index; sum every
