@@ -20,6 +20,20 @@ S closest_pair(const std::vector<V>& p) {
         for (std::size_t j = i + 1; j < p.size(); ++j) best = std::min(best, boids::length(boids::sub(p[i], p[j])));
     return best;
 }
+
+// Agents of one radius and top speed over the test's arrays.
+boids::crowd_agents<V> same_size(std::vector<V>& p, std::vector<V>& v, const std::vector<V>& pref, const S& radius,
+                                 const S& speed, std::vector<S>* waiting = nullptr) {
+    return {boids::span<V>(p),
+            boids::span<V>(v),
+            boids::span<const V>(pref),
+            boids::span<const S>(&radius, 1),
+            boids::span<const S>(&speed, 1),
+            {},
+            {},
+            {},
+            waiting != nullptr ? boids::span<S>(*waiting) : boids::span<S>()};
+}
 }  // namespace
 
 TEST_CASE("linear_program2: the answer keeps every half-plane and the speed limit", "[crowd][lp]") {
@@ -205,6 +219,61 @@ TEST_CASE("responsibility: an agent that never gives way keeps its line; the oth
     CHECK(swerve0 < 1e-9);
     CHECK(swerve1 > 2.0);
     CHECK(closest_pair(p) >= 3 * (1 - 0.5e-4));
+}
+
+TEST_CASE("giving way: held up across another held-up agent, the one that waited less steps back", "[crowd]") {
+    // Agent 0 wants +x and stands just behind agent 1, who wants +y across its way:
+    // neither moved last step. Head-on (as in a doorway) and across (where streams
+    // cross) alike, the longer wait goes first; one on the move across it is avoided.
+    const S radius = 1.5, speed = 2;
+    boids::crowd_config<S> cfg;
+    boids::all_pairs<V> finder(boids::world_for<V>{});
+    std::size_t gave_way = 9;
+    auto step = [&](V pref1, V vel1, S wait0, S wait1) {
+        std::vector<V> p{{0, 0}, {3.2, 0.5}}, v{{0, 0}, vel1};
+        const std::vector<V> pref{{1, 0}, pref1};
+        std::vector<S> waiting{wait0, wait1};
+        boids::crowd_workspace<V> ws;
+        boids::crowd_step(same_size(p, v, pref, radius, speed, &waiting), cfg, finder, ws);
+        gave_way = ws.last_giving_way;
+        return p;
+    };
+    CHECK(step(V{0, 1}, V{0, 0}, 1, 5)[0].x < 0);  // agent 0 steps back
+    CHECK(gave_way == 1);
+    CHECK(step(V{-1, 0}, V{0, 0}, 1, 5)[0].x < 0);  // head-on: the same
+    CHECK(gave_way == 1);
+    CHECK(step(V{0, 1}, V{0, 0}, 5, 1)[0].x >= 0);  // it waited longer: it stays
+    CHECK(gave_way == 0);
+    step(V{0, 1}, V{0, 1}, 1, 5);  // the other walks across: no jam, avoided
+    CHECK(gave_way == 0);
+    step(V{-0.5, 0}, V{0, 0}, 1, 5);  // head-on, but slowing to a stop at its goal
+    CHECK(gave_way == 0);
+}
+
+TEST_CASE("giving way: an agent boxed in by four standing at their goals gets out", "[crowd]") {
+    // The last one home in a crowd's goal lattice: four agents stand at the corners of
+    // a square 5 across (gaps narrower than a diameter), one is in the middle.
+    const S radius = 1.5, speed = 2;
+    boids::crowd_config<S> cfg;
+    boids::all_pairs<V> finder(boids::world_for<V>{});
+    for (const V way : {V{1, 0}, V{0.36, -0.93}, V{0.6, 0.8}}) {
+        std::vector<V> p{{0, 0}, {2.5, 2.5}, {2.5, -2.5}, {-2.5, 2.5}, {-2.5, -2.5}}, v(5, V{0, 0}), pref(5);
+        std::vector<V> goal(p);
+        goal[0] = boids::scale(way, 20);
+        boids::crowd_workspace<V> ws;
+        const boids::crowd_agents<V> agents = same_size(p, v, pref, radius, speed);
+        int step = 0;
+        for (; step < 400 && boids::length(p[0]) < 8; ++step) {
+            for (std::size_t i = 0; i < p.size(); ++i) {
+                const V to = boids::sub(goal[i], p[i]);
+                const S d = boids::length(to);
+                pref[i] = d > 1 ? boids::scale(to, 1 / d) : to;
+            }
+            boids::crowd_step(agents, cfg, finder, ws);
+        }
+        CHECK(step < 400);
+        CHECK(closest_pair(p) >= 3 * (1 - 0.5e-4));
+    }
 }
 
 TEST_CASE("crowd_config names the field that is wrong", "[crowd][contract]") {

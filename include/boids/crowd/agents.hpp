@@ -33,13 +33,15 @@ struct crowd_config {
     // whose shares are all under 0.5, none for one that gives way to nobody. 0: RVO2's
     // aim. 2D only: in 3D there is no one "right".
     S pass_right = S(0.1);
-    // Seconds: giving way where agents meet head-on and stick (a doorway, a corridor).
-    // An agent that made no headway last step and faces one heading the other way,
-    // within its radius of touching, steps back and to its right if the other has the
-    // better claim, and those close behind it going its way step back with it. An
-    // agent on the move claims `patience`; one held up claims how long it has waited;
-    // so a stream through a gap keeps going until those waiting against it have
-    // waited `patience`, and then turns. 0: never (RVO2). 2D only.
+    // Seconds: giving way where agents meet and stick (a doorway, a corridor, streams
+    // crossing). An agent that made no headway last step and faces one heading the
+    // other way, or one held up too heading across its way, within its radius of
+    // touching and wanting nearly its speed (95%: not one slowing down at its goal),
+    // steps back and to its right if the other has the better claim, and those close
+    // behind it going its way step back with it. An agent on the move claims
+    // `patience`; one held up claims how long it has waited; so a stream through a gap
+    // keeps going until those waiting against it have waited `patience`, and then
+    // turns. 0: never (RVO2). 2D only.
     S patience = S(10);
 
     [[nodiscard]] validation validate() const noexcept {

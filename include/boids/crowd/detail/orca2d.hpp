@@ -131,9 +131,11 @@ void decide_giving_way(const crowd_agents<V>& agents, span<const scalar_t<V>> wa
                 const S in_front = (nb.offset[0] * ux + nb.offset[1] * uy) / d;
                 if (!(in_front > S(0.5))) continue;
                 const S along = jx * ux + jy * uy;
-                if (along > S(0)) {
-                    if (kept < slots) ws.ahead[i * slots + kept++] = static_cast<std::uint32_t>(j);
-                } else if (held && along < S(-0.5)) {
+                if (along > S(0) && kept < slots) ws.ahead[i * slots + kept++] = static_cast<std::uint32_t>(j);
+                // Against it, or held up across its way (streams crossing), and wanting nearly its
+                // speed: one slowing to a stop at its goal is not given way to.
+                const bool against = js >= S(0.95) * speed && (along < S(-0.5) || (other_held && along < S(0.3)));
+                if (held && against) {
                     const S theirs = claim(other_held, j);
                     if (theirs > mine || (theirs == mine && j < i)) ws.giving_way[i] = 1;
                 }
