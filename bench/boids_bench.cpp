@@ -585,6 +585,7 @@ void register_starlings() {
 
     auto* s = benchmark::RegisterBenchmark("starlings/step", bm_starling_step);
     for (long n : {3000L, 10000L, 100000L}) s->Args({n, 1, 1});
+    s->Args({100000, 2, 1});  // two threads against the one above
     s->Args({100000, 2, 2});  // the source's mode for 100,000 birds, perception every 2 steps, on 2 cores
     s->ArgNames({"", "threads", "every"})->Unit(benchmark::kMillisecond)->UseRealTime();
 #if __has_include(<nanoflann.hpp>)

@@ -1,7 +1,8 @@
 // boids-bench's packed flocks: the step where every boid sees hundreds of others.
 //   step/dense2d/grid/5000/patch:P/cone:C/cap:K      5,000 lesson boids (radius 60 px)
 //        uniform in a P x P px square of a 2000 x 2000 px torus, one thread;
-//        cone C degrees (360: none); the nearest K count (0: no cap)
+//        cone C degrees (360: none); the nearest K count (0: no cap); the densest
+//        patch also on two threads (.../threads:2)
 //   step/dense2d_own_loop/grid/...                   the same step as a plain loop of
 //        one's own over a grid of cells the radius wide: for_each_within with the
 //        cone, std::nth_element to the nearest K, the rules, the move
@@ -17,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 #include <initializer_list>
+#include <iterator>
 #include <string>
 #include <vector>
 #include <boids/boids.hpp>
@@ -127,7 +129,7 @@ struct own_loop {
 };
 
 template <class V>
-void bm_dense_step(benchmark::State& state, dense_scene sc, bool own) {
+void bm_dense_step(benchmark::State& state, dense_scene sc, bool own, std::size_t threads = 1) {
     using S = boids::scalar_t<V>;
     const auto n = static_cast<std::size_t>(state.range(0));
     const auto cfg = dense_config<V>(sc);
@@ -138,8 +140,10 @@ void bm_dense_step(benchmark::State& state, dense_scene sc, bool own) {
     boids::uniform_grid<V> grid(cfg.world, cfg.view_radius);
     boids::flock_workspace<V> ws;
     own_loop<V> mine(cfg);
+    boids::thread_pool pool(threads);
     auto step = [&] {
         if (own) mine.step(p, v, dt);
+        else if (threads > 1) boids::flock_step(boids::span<V>(p), boids::span<V>(v), cfg, grid, ws, dt, pool);
         else boids::flock_step(boids::span<V>(p), boids::span<V>(v), cfg, grid, ws, dt);
     };
     step();  // sizes the buffers: untimed
@@ -221,6 +225,17 @@ void register_dense(const char* kind, std::size_t n, const char* extent_key, std
                         ->Unit(benchmark::kMillisecond)
                         ->UseRealTime();
                 }
+    // The densest scene's step on two threads, beside its one-thread runs above.
+    const double densest = *std::prev(extents.end());
+    for (double cone : {270.0, 360.0})
+        for (std::size_t cap : {std::size_t(7), std::size_t(0)}) {
+            const dense_scene sc{boids::dimension_v<V> == 3, densest, cone, cap};
+            const auto name = dense_name(kind, n, extent_key, densest, cone, cap) + "/threads:2";
+            benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& s) { bm_dense_step<V>(s, sc, false, 2); })
+                ->Arg(static_cast<long>(n))
+                ->Unit(benchmark::kMillisecond)
+                ->UseRealTime();
+        }
 }
 
 const bool registered = [] {
