@@ -13,7 +13,7 @@ import math
 import re
 import sys
 
-NAME = re.compile(r"step/(dense2d|dense2d_own_loop|dense3d|dense3d_own_loop)/grid/(\d+)/(patch|ball):([\d.]+)/cone:(\d+)/cap:(\d+)")
+NAME = re.compile(r"step/(dense2d|dense2d_own_loop|dense3d|dense3d_own_loop)/grid/(\d+)/(patch|ball):([\d.]+)/cone:(\d+)/cap:(\d+)/\d")
 
 
 def load(path):
