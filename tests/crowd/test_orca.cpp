@@ -34,6 +34,15 @@ boids::crowd_agents<V> same_size(std::vector<V>& p, std::vector<V>& v, const std
             {},
             waiting != nullptr ? boids::span<S>(*waiting) : boids::span<S>()};
 }
+
+// Each agent's preferred velocity: straight at its goal at speed 1, slowing within 1.
+void aim_at(const std::vector<V>& goal, const std::vector<V>& p, std::vector<V>& pref) {
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        const V to = boids::sub(goal[i], p[i]);
+        const S d = boids::length(to);
+        pref[i] = d > 1 ? boids::scale(to, 1 / d) : to;
+    }
+}
 }  // namespace
 
 TEST_CASE("linear_program2: the answer keeps every half-plane and the speed limit", "[crowd][lp]") {
@@ -82,14 +91,7 @@ TEST_CASE("two agents head-on pass each other without touching and both arrive",
     boids::crowd_config<S> cfg;
     boids::crowd_workspace<V> ws;
     boids::all_pairs<V> finder(boids::world_for<V>{});
-    const boids::crowd_agents<V> agents{boids::span<V>(p),
-                                        boids::span<V>(v),
-                                        boids::span<const V>(pref),
-                                        boids::span<const S>(&radius, 1),
-                                        boids::span<const S>(&speed, 1),
-                                        {},
-                                        {},
-                                        {}};
+    const boids::crowd_agents<V> agents = same_size(p, v, pref, radius, speed);
     S closest = std::numeric_limits<S>::infinity();
     S widest_swerve = 0;
     int step = 0;
@@ -207,11 +209,7 @@ TEST_CASE("responsibility: an agent that never gives way keeps its line; the oth
                                         {}};
     S swerve0 = 0, swerve1 = 0;
     for (int step = 0; step < 200; ++step) {
-        for (std::size_t i = 0; i < 2; ++i) {
-            const V to = boids::sub(goal[i], p[i]);
-            const S d = boids::length(to);
-            pref[i] = d > 1 ? boids::scale(to, 1 / d) : to;
-        }
+        aim_at(goal, p, pref);
         boids::crowd_step(agents, cfg, finder, ws);
         swerve0 = std::max(swerve0, std::fabs(p[0].y - 0.3));
         swerve1 = std::max(swerve1, std::fabs(p[1].y + 0.3));
@@ -264,11 +262,7 @@ TEST_CASE("giving way: an agent boxed in by four standing at their goals gets ou
         const boids::crowd_agents<V> agents = same_size(p, v, pref, radius, speed);
         int step = 0;
         for (; step < 400 && boids::length(p[0]) < 8; ++step) {
-            for (std::size_t i = 0; i < p.size(); ++i) {
-                const V to = boids::sub(goal[i], p[i]);
-                const S d = boids::length(to);
-                pref[i] = d > 1 ? boids::scale(to, 1 / d) : to;
-            }
+            aim_at(goal, p, pref);
             boids::crowd_step(agents, cfg, finder, ws);
         }
         CHECK(step < 400);
