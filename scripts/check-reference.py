@@ -19,6 +19,8 @@ STRUCTS = {
     "neighbor": "neighbors/query.hpp",
     "neighborhood_summary": "flock/summary.hpp",
     "boid_view": "agent.hpp",
+    "steering": "agent.hpp",
+    "oriented_view": "behaviors/orientation.hpp",
     "flock_step_report": "flock/workspace.hpp",
     "separation": "flock/rules.hpp",
     "alignment": "flock/rules.hpp",

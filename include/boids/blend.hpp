@@ -13,8 +13,12 @@
 // alone to those that need more than its position and velocity (wander, seek_turning,
 // avoid_collisions), else the agent's position and velocity (seek, arrive, ...). So
 // every behaviour, and your own lambdas of any of these shapes, goes into one
-// make_weighted_blend or make_priority_blend without an adapter.
+// make_weighted_blend or make_priority_blend without an adapter. Called with an
+// `oriented_view` (behaviors/orientation.hpp), a blend also takes the facing
+// behaviours, and returns a `steering` (agent.hpp): the linear parts summed and clamped
+// to max_force, the angular parts summed and clamped to max_angular_acceleration.
 #pragma once
+#include <limits>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -36,6 +40,72 @@ template <class Part, class... Args>
         if constexpr (std::is_invocable_v<const Part&, decltype(agent)>) return part(agent);
         else return part(agent.position, agent.velocity);
     }
+}
+
+// A blend sums what its parts return: accelerations (vectors), 2D angular accelerations
+// (scalars), or steering (both). Where any part returns a steering, so does the blend,
+// and the others' results count as its linear part.
+template <class T>
+struct is_steering : std::false_type {};
+template <class V>
+struct is_steering<steering<V>> : std::true_type {};
+template <class... Ts>
+struct first_steering {
+    using type = void;
+};
+template <class T, class... Ts>
+struct first_steering<T, Ts...> {
+    using type = std::conditional_t<is_steering<T>::value, T, typename first_steering<Ts...>::type>;
+};
+template <class First, class... Rest>
+struct blend_result {
+    using steering_part = typename first_steering<First, Rest...>::type;
+    using type = std::conditional_t<std::is_void_v<steering_part>, First, steering_part>;
+};
+template <class... Ts>
+using blend_result_t = typename blend_result<Ts...>::type;
+template <class R, class T>
+[[nodiscard]] R as_blend_term(const T& value) noexcept {
+    if constexpr (std::is_same_v<R, T>) return value;
+    else {
+        static_assert(is_steering<R>::value && std::is_same_v<R, steering<T>>,
+                      "boids: the parts of a blend return accelerations of different types");
+        return R{value, detail::zero_angular<T>()};
+    }
+}
+template <class T>
+[[nodiscard]] T zero_term() noexcept {
+    if constexpr (is_steering<T>::value || std::is_arithmetic_v<T>) return T{};
+    else return boids::zero<T>();
+}
+template <class T, class S>
+[[nodiscard]] T scale_term(const T& value, S weight) noexcept {
+    if constexpr (is_steering<T>::value) return T{scale_term(value.linear, weight), scale_term(value.angular, weight)};
+    else if constexpr (std::is_arithmetic_v<T>) return value * static_cast<T>(weight);
+    else return boids::scale(value, weight);
+}
+template <class T, class S>
+[[nodiscard]] T add_term(const T& sum, const T& value, S weight) noexcept {
+    if constexpr (is_steering<T>::value)
+        return T{add_term(sum.linear, value.linear, weight), add_term(sum.angular, value.angular, weight)};
+    else if constexpr (std::is_arithmetic_v<T>) return sum + value * static_cast<T>(weight);
+    else return boids::add_scaled(sum, value, weight);
+}
+template <class T, class S>
+[[nodiscard]] T clamp_term(const T& value, S max_force, S max_angular) noexcept {
+    if constexpr (is_steering<T>::value)
+        return T{clamp_term(value.linear, max_force, max_force), clamp_term(value.angular, max_angular, max_angular)};
+    else if constexpr (std::is_arithmetic_v<T>) {
+        const T m = static_cast<T>(max_force);
+        return value > m ? m : value < -m ? -m : value;
+    } else return boids::clamp_magnitude(value, max_force);
+}
+template <class T, class S>
+[[nodiscard]] bool term_exceeds(const T& value, S threshold) noexcept {
+    if constexpr (is_steering<T>::value)
+        return term_exceeds(value.linear, threshold) || term_exceeds(value.angular, threshold);
+    else if constexpr (std::is_arithmetic_v<T>) return value * value > static_cast<T>(threshold * threshold);
+    else return boids::length_squared(value) > threshold * threshold;
 }
 }  // namespace detail
 
@@ -73,14 +143,20 @@ template <class S, class... Parts>
 struct weighted_blend {
     S max_force;
     std::tuple<Parts...> parts;
+    S max_angular_acceleration = std::numeric_limits<S>::infinity();  // rad/s^2: a steering's angular part
 
     template <class... Args>
     [[nodiscard]] auto operator()(const Args&... args) const {
         return std::apply(
             [&](const auto& first, const auto&... rest) {
-                auto sum = boids::scale(detail::call_part(first.behavior, args...), first.weight);
-                ((sum = boids::add_scaled(sum, detail::call_part(rest.behavior, args...), rest.weight)), ...);
-                return boids::clamp_magnitude(sum, max_force);
+                using R = detail::blend_result_t<decltype(detail::call_part(first.behavior, args...)),
+                                                 decltype(detail::call_part(rest.behavior, args...))...>;
+                R sum = detail::scale_term(detail::as_blend_term<R>(detail::call_part(first.behavior, args...)),
+                                           first.weight);
+                ((sum = detail::add_term(sum, detail::as_blend_term<R>(detail::call_part(rest.behavior, args...)),
+                                         rest.weight)),
+                 ...);
+                return detail::clamp_term(sum, max_force, max_angular_acceleration);
             },
             parts);
     }
@@ -110,23 +186,25 @@ struct priority_blend {
     S threshold;
     std::tuple<Parts...> parts;
 
+    S max_angular_acceleration = std::numeric_limits<S>::infinity();  // rad/s^2: a steering's angular part
+
     template <class... Args>
     [[nodiscard]] auto operator()(const Args&... args) const {
-        using V = decltype(detail::call_part(std::get<0>(parts), args...));
-        V result = boids::zero<V>();
-        bool found = false;
-        std::apply(
+        return std::apply(
             [&](const auto&... part) {
+                using R = detail::blend_result_t<decltype(detail::call_part(part, args...))...>;
+                R result = detail::zero_term<R>();
+                bool found = false;
                 ((found ? void() : [&] {
-                    const V a = detail::call_part(part, args...);
-                    if (boids::length_squared(a) > threshold * threshold) {
-                        result = boids::clamp_magnitude(a, max_force);
+                    const R a = detail::as_blend_term<R>(detail::call_part(part, args...));
+                    if (detail::term_exceeds(a, threshold)) {
+                        result = detail::clamp_term(a, max_force, max_angular_acceleration);
                         found = true;
                     }
                 }()), ...);
+                return result;
             },
             parts);
-        return result;
     }
 };
 template <class S, class... Parts>

@@ -17,6 +17,7 @@ TEMPLATE_TEST_CASE("queue keeps a file of agents from overlapping", "[crowd][que
     constexpr std::size_t D = boids::dimension_v<V>;
     // Eight agents in single file, all seeking a point far ahead; the leader is slow
     // (a crowded door). Without queueing the followers run into it.
+    int differ = 0, waited = 0;
     auto simulate = [&](bool queueing) {
         std::vector<V> p, v;
         for (int i = 0; i < 8; ++i) {
@@ -38,6 +39,14 @@ TEMPLATE_TEST_CASE("queue keeps a file of agents from overlapping", "[crowd][que
                 const V go = boids::seek<V>{target, lim}(p[i], v[i]);
                 const V wait = queueing ? boids::queue<V>{S(2.5), S(1), lim}(v[i], near.result()) : boids::zero<V>();
                 acc[i] = boids::blend_priority(lim.max_force, S(1e-3), wait, go);
+                if (queueing) {
+                    // The same as one blend called with the agent and its neighbours.
+                    const auto blend = boids::make_priority_blend(
+                        lim.max_force, S(1e-3), boids::queue<V>{S(2.5), S(1), lim}, boids::seek<V>{target, lim});
+                    const V same = blend(boids::boid_view<V>{i, p[i], v[i]}, near.result());
+                    differ += test::near(same, acc[i], 0) ? 0 : 1;
+                    waited += boids::is_zero(wait) ? 0 : 1;
+                }
             }
             for (std::size_t i = 0; i < p.size(); ++i)
                 boids::integrate(p[i], v[i], acc[i], S(1) / S(60), i == 0 ? slow : fast);
@@ -48,7 +57,9 @@ TEMPLATE_TEST_CASE("queue keeps a file of agents from overlapping", "[crowd][que
         return closest;
     };
     const double with = simulate(true), without = simulate(false);
-    CAPTURE(with, without);
+    CAPTURE(with, without, waited);
+    CHECK(differ == 0);
+    CHECK(waited > 100);
     CHECK(with > 1.0);
     CHECK(without < 0.5);
 }

@@ -263,3 +263,43 @@ TEMPLATE_TEST_CASE("3D turns agree at 30, 60 and 120 Hz within 2% of the angle t
     for (std::size_t r = 1; r < runs.size(); ++r)
         for (std::size_t k = 0; k < runs[0].size(); ++k) CHECK(angle_between(runs[r][k], runs[0][k]) <= 0.02 * total);
 }
+
+TEMPLATE_TEST_CASE("the facing behaviours' agent call is the long call, as a steering that only turns",
+                   "[orientation][agent]", BOIDS_ALL_VEC_TYPES) {
+    using V = TestType;
+    using S = boids::scalar_t<V>;
+    const boids::angular_limits<S> lim{S(2), S(8), S(0.15)};
+    boids::oriented_view<V> agent;
+    agent.index = 4;
+    agent.position = test::make<V>(1, 2, 0.5);
+    agent.velocity = test::make<V>(-1, 0.5, 0.25);
+    agent.dt = S(1) / S(60);
+    if constexpr (boids::dimension_v<V> == 2) {
+        agent.orientation = S(0.3);
+        agent.angular_velocity = S(-0.4);
+    } else {
+        agent.orientation = boids::local_frame<V>::from_heading(test::make<V>(1, 0.2, -0.3));
+        agent.angular_velocity = test::make<V>(0.1, -0.4, 0.2);
+    }
+    const auto same = [&](const auto& behavior) {
+        const boids::steering<V> s = behavior(agent);
+        const boids::angular_t<V> a =
+            behavior(agent.position, agent.velocity, agent.orientation, agent.angular_velocity);
+        CHECK(test::near(s.linear, boids::zero<V>(), 0));
+        if constexpr (boids::dimension_v<V> == 2) {
+            CHECK(s.angular == a);
+            CHECK(a != S(0));  // a turn to compare
+        } else {
+            CHECK(test::near(s.angular, a, 0));
+            CHECK_FALSE(boids::is_zero(a));
+        }
+    };
+    same(boids::face<V>{test::make<V>(-4, 3, 2), lim});
+    same(boids::look_where_going<V>{lim});
+    if constexpr (boids::dimension_v<V> == 2) {
+        same(boids::match_orientation<V>{S(2), lim});
+    } else {
+        same(boids::match_orientation<V>{boids::local_frame<V>::from_heading(test::make<V>(0, 0, 1)), lim});
+        same(boids::align_up<V>{test::make<V>(0, 0, 1), lim});
+    }
+}

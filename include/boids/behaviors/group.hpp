@@ -13,6 +13,8 @@ namespace boids {
 
 // Brake while another agent is close ahead (within `distance` ahead and `width` to
 // either side), so a crowd files through a door instead of piling up. Zero otherwise.
+// It reads each neighbour, which a summary does not hold: its second argument is the
+// list a neighbour search wrote (`buffer_sink::result()`).
 template <class V>
 struct queue {
     using S = scalar_t<V>;
@@ -30,6 +32,11 @@ struct queue {
             if (boids::length(boids::add_scaled(off, f, -along)) < width) return true;
         }
         return false;
+    }
+    // The agent call, with the agent's neighbours (a blend called as `blend(agent, neighbours)`
+    // hands them over; the others get what they take).
+    [[nodiscard]] V operator()(const boid_view<V>& agent, neighborhood<V> nbrs) const noexcept {
+        return (*this)(agent.velocity, nbrs);
     }
     [[nodiscard]] V operator()(const V& velocity, neighborhood<V> nbrs) const noexcept {
         if (!blocked(velocity, nbrs)) return boids::zero<V>();

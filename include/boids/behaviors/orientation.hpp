@@ -10,12 +10,15 @@
 // 2D: the orientation is an angle (rad, counterclockwise from +x), the angular
 // velocity and acceleration are scalars. 3D: the orientation is a local_frame
 // (forward, side, up), the angular velocity and acceleration are vectors (axis times
-// rate). Every behaviour has the same call: (position, velocity, orientation,
-// angular velocity) -> angular acceleration, so they blend like the linear ones.
+// rate). Every behaviour takes the agent as an `oriented_view` (a boid_view with its
+// orientation and angular velocity) and returns a `steering` whose linear part is zero,
+// so it goes into a blend beside the linear behaviours; the long call (position,
+// velocity, orientation, angular velocity) -> angular acceleration stays.
 #pragma once
 #include <algorithm>
 #include <cmath>
 #include <type_traits>
+#include "../agent.hpp"
 #include "../config.hpp"
 #include "frame.hpp"
 
@@ -41,8 +44,14 @@ struct angular_limits {
 // The orientation and the angular velocity (or acceleration) of an agent in V's space.
 template <class V>
 using orientation_t = std::conditional_t<dimension_v<V> == 2, scalar_t<V>, local_frame<V>>;
+
+// The agent a facing behaviour reads: the boid_view (index, position, velocity, dt) and
+// where it looks and how fast that turns.
 template <class V>
-using angular_t = std::conditional_t<dimension_v<V> == 2, scalar_t<V>, V>;
+struct oriented_view : boid_view<V> {
+    orientation_t<V> orientation{};
+    angular_t<V> angular_velocity = detail::zero_angular<V>();
+};
 
 // An angle in [-pi, pi]; 0 for one that is not finite.
 template <class S>
@@ -115,6 +124,11 @@ template <class V>
     }
     return boids::scale(axis, std::atan2(s, c) / s);
 }
+// A facing behaviour's agent call: its long call's angular acceleration, no linear part.
+template <class V, class B>
+[[nodiscard]] steering<V> turning_only(const B& behavior, const oriented_view<V>& agent) noexcept {
+    return {boids::zero<V>(), behavior(agent.position, agent.velocity, agent.orientation, agent.angular_velocity)};
+}
 }  // namespace detail
 
 // The angular acceleration that turns an agent by `error` rad (signed) from angular
@@ -166,6 +180,9 @@ struct face {
     V target;
     angular_limits<scalar_t<V>> limits;
 
+    [[nodiscard]] steering<V> operator()(const oriented_view<V>& agent) const noexcept {
+        return detail::turning_only(*this, agent);
+    }
     [[nodiscard]] angular_t<V> operator()(const V& position, const V& /*velocity*/, const orientation_t<V>& orientation,
                                           const angular_t<V>& angular_velocity) const noexcept {
         return boids::turn_toward(boids::sub(target, position), orientation, angular_velocity, limits);
@@ -179,6 +196,9 @@ struct look_where_going {
     angular_limits<scalar_t<V>> limits;
     scalar_t<V> min_speed = scalar_t<V>(1e-3);
 
+    [[nodiscard]] steering<V> operator()(const oriented_view<V>& agent) const noexcept {
+        return detail::turning_only(*this, agent);
+    }
     [[nodiscard]] angular_t<V> operator()(const V& /*position*/, const V& velocity, const orientation_t<V>& orientation,
                                           const angular_t<V>& angular_velocity) const noexcept {
         const bool moving = boids::length_squared(velocity) > min_speed * min_speed;
@@ -192,6 +212,9 @@ struct align_up {
     V up = boids::unit_axis<V>(1);
     angular_limits<scalar_t<V>> limits;
 
+    [[nodiscard]] steering<V> operator()(const oriented_view<V>& agent) const noexcept {
+        return detail::turning_only(*this, agent);
+    }
     [[nodiscard]] V operator()(const V& /*position*/, const V& /*velocity*/, const local_frame<V>& orientation,
                                const V& angular_velocity) const noexcept {
         static_assert(dimension_v<V> == 3, "align_up: 3D");
@@ -211,6 +234,9 @@ struct match_orientation {
     orientation_t<V> target;
     angular_limits<scalar_t<V>> limits;
 
+    [[nodiscard]] steering<V> operator()(const oriented_view<V>& agent) const noexcept {
+        return detail::turning_only(*this, agent);
+    }
     [[nodiscard]] angular_t<V> operator()(const V& position, const V& velocity, const orientation_t<V>& orientation,
                                           const angular_t<V>& angular_velocity) const noexcept {
         if constexpr (dimension_v<V> == 2) {
