@@ -270,6 +270,47 @@ TEST_CASE("giving way: an agent boxed in by four standing at their goals gets ou
     }
 }
 
+TEST_CASE("giving way: agents standing at their goals step out of the way of one stuck behind them", "[crowd]") {
+    // A group's goal lattice, 5 apart (gaps of 2, a diameter of 3), against a wall: the last
+    // one in overshot and stands between the wall and the lattice's far column, its own goal
+    // two columns in, and it has waited longer than those standing. They are held in place
+    // by their neighbours and their goals, and a share of avoiding it cannot move one at rest.
+    const S radius = 1.5, speed = 2;
+    boids::crowd_config<S> cfg;
+    boids::all_pairs<V> finder(boids::world_for<V>{});
+    boids::crowd_obstacles<V> wall(10.0);
+    const V room[4] = {{-10, -20}, {40, -20}, {40, 20}, {-10, 20}};
+    REQUIRE(wall.add_boundary(boids::span<const V>(room, 4)));
+    std::vector<V> p{{-2.0, -5.23}}, goal{{10, -2.5}};
+    for (const S x : {0.0, 5.0, 10.0, 15.0, 20.0})
+        for (const S y : {-12.5, -7.5, -2.5, 2.5, 7.5, 12.5})
+            if (!(x == 10 && y == -2.5)) p.push_back(V{x, y});
+    goal.insert(goal.end(), p.begin() + 1, p.end());
+    std::vector<V> v(p.size(), V{0, 0}), pref(p.size());
+    std::vector<S> waiting(p.size(), S(20));
+    waiting[0] = 500;
+    boids::crowd_workspace<V> ws;
+    const boids::crowd_agents<V> agents = same_size(p, v, pref, radius, speed, &waiting);
+    int step = 0, aside = 0;
+    S closest = closest_pair(p);
+    for (; step < 2000 && boids::length(boids::sub(p[0], goal[0])) > 1.5; ++step) {
+        aim_at(goal, p, pref);
+        boids::crowd_step(agents, wall, cfg, finder, ws);
+        closest = std::min(closest, closest_pair(p));
+        for (const V& a : ws.aside) aside += boids::is_zero(a) ? 0 : 1;
+    }
+    CAPTURE(step, aside, p[0].x, p[0].y);
+    CHECK(step < 400);                        // home within 100 s
+    for (int more = 0; more < 200; ++more) {  // and everyone settles back on their goals
+        aim_at(goal, p, pref);
+        boids::crowd_step(agents, wall, cfg, finder, ws);
+        closest = std::min(closest, closest_pair(p));
+    }
+    CHECK(aside > 0);
+    CHECK(closest >= 3 * (1 - 0.5e-4));
+    for (std::size_t i = 0; i < p.size(); ++i) CHECK(boids::length(boids::sub(p[i], goal[i])) < 0.5);
+}
+
 TEST_CASE("crowd_config names the field that is wrong", "[crowd][contract]") {
     boids::crowd_config<S> cfg;
     CHECK(cfg.validate());

@@ -41,7 +41,8 @@ struct crowd_config {
     // behind it going its way step back with it. An agent on the move claims
     // `patience`; one held up claims how long it has waited; so a stream through a gap
     // keeps going until those waiting against it have waited `patience`, and then
-    // turns. 0: never (RVO2). 2D only.
+    // turns. An agent that wants to go nowhere much (one standing at its goal) steps out
+    // of the path of one held up behind it for `patience` or more. 0: never (RVO2). 2D only.
     S patience = S(10);
 
     [[nodiscard]] validation validate() const noexcept {
@@ -133,7 +134,8 @@ struct crowd_workspace {
     std::size_t last_giving_way = 0;      // agents that gave way in the last step (crowd_config::patience)
     std::vector<S> waiting, new_waiting;  // patience: the waits, when the agents hold none
     std::vector<unsigned char> giving_way, giving_way_next;
-    std::vector<std::uint32_t> ahead;                // per agent, up to ahead_slots close ahead going its way
+    std::vector<V> aside;              // patience: the aim of an agent stepping out of a stuck one's way (zero: none)
+    std::vector<std::uint32_t> ahead;  // per agent, up to ahead_slots close ahead going its way
     std::vector<neighbor<S, dimension_v<V>>> found;  // patience: each agent's neighbours, max_neighbors apart
     std::vector<std::uint32_t> found_count;
     static constexpr std::size_t ahead_slots = 4;

@@ -85,6 +85,7 @@ void decide_giving_way(const crowd_agents<V>& agents, span<const scalar_t<V>> wa
     constexpr std::size_t slots = crowd_workspace<V>::ahead_slots;
     ws.new_waiting.resize(n);
     ws.giving_way.assign(n, 0);
+    ws.aside.assign(n, boids::zero<V>());
     ws.ahead.assign(n * slots, std::uint32_t(0xFFFFFFFFu));
     // Whether j was held up, and its claim to go first.
     auto held_up = [&](std::size_t j, S& unit_x, S& unit_y, S& speed) {
@@ -99,6 +100,28 @@ void decide_giving_way(const crowd_agents<V>& agents, span<const scalar_t<V>> wa
         return boids::get(v, 0) * unit_x + boids::get(v, 1) * unit_y < S(0.3) * speed;
     };
     auto claim = [&](bool held, std::size_t j) { return held ? waiting[j] + cfg.dt : cfg.patience; };
+    // An agent that wants to go nowhere much (under half the speed of the one behind it)
+    // and stands in the path of one held up for `patience` or longer, within its radius
+    // of touching, steps out of that path, square to it, on the side it stands (the
+    // longest wait first); its own aim brings it back once the other is past.
+    auto step_aside = [&](std::size_t i, span<const neighbor<S, 2>> found, S speed) {
+        const S ri = agents.radius_of(i);
+        S longest = S(-1);
+        for (const neighbor<S, 2>& nb : found) {
+            const std::size_t j = nb.index;
+            const S rj = agents.radius_of(j), reach = ri + rj + ri;
+            if (!(nb.distance_squared > S(0)) || nb.distance_squared > reach * reach) continue;
+            S jx = S(0), jy = S(0), js = S(0);
+            if (!held_up(j, jx, jy, js) || !(waiting[j] >= cfg.patience) || !(speed < S(0.5) * js)) continue;
+            const S ox = -nb.offset[0], oy = -nb.offset[1];  // from j to i
+            const S across = jx * oy - jy * ox;              // > 0: i stands left of j's path
+            if (!(ox * jx + oy * jy > S(0)) || !(std::fabs(across) < ri + rj)) continue;
+            if (!(waiting[j] > longest)) continue;  // found is nearest first: a tie keeps the nearer
+            longest = waiting[j];
+            const S side = across > S(0) ? js : -js;
+            ws.aside[i] = traits_of<V>::make(-jy * side, jx * side);
+        }
+    };
     const std::size_t k = cfg.max_neighbors;
     ws.found.resize(n * k);
     ws.found_count.resize(n);
@@ -116,6 +139,7 @@ void decide_giving_way(const crowd_agents<V>& agents, span<const scalar_t<V>> wa
             finder.nearest(i, near, cfg.neighbor_distance);
             const auto found = near.result();
             ws.found_count[i] = static_cast<std::uint32_t>(found.size());
+            step_aside(i, found, speed);
             if (!(speed > S(0))) continue;
             const S ri = agents.radius_of(i);
             const S mine = claim(held, i);
@@ -253,8 +277,12 @@ void choose_velocities2d(const crowd_agents<V>& agents, const crowd_obstacles2<V
             const std::size_t m =
                 half_planes_of(i, agents, obstacles, cfg, finder, ws, b, near, give_way, hard, most_share);
             const span<const half_plane<S>> all(b.lines.data(), m);
-            const velocity2<S> aim = aim_of(velocity2<S>{boids::get(pref, 0), boids::get(pref, 1)},
-                                            give_way && ws.giving_way[i], most_share, m > hard, cfg, full_turn);
+            // Stepping aside comes before giving way: one at rest that gives way by a share moves nobody.
+            const bool aside = give_way && !boids::is_zero(ws.aside[i]);
+            const V wanted = aside ? ws.aside[i] : pref;
+            const velocity2<S> aim =
+                aim_of(velocity2<S>{boids::get(wanted, 0), boids::get(wanted, 1)},
+                       give_way && ws.giving_way[i] && !aside, most_share, m > hard, cfg, full_turn);
             const S speed = agents.max_speed_of(i);
             velocity2<S> v{};
             const std::size_t failed = linear_program2(all, speed, aim, false, v);
