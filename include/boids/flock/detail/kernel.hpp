@@ -25,6 +25,12 @@
 #include "../../neighbors/world.hpp"
 #include "../../neighbors/uniform_grid.hpp"
 
+// The kernel's loops of constant trip count carry unroll hints (BOIDS_DETAIL_UNROLL);
+// clang -O1 declines them and would warn, in the functions here they inline into.
+#if defined(__clang__)
+#  pragma clang diagnostic push
+#  pragma clang diagnostic ignored "-Wpass-failed"
+#endif
 namespace boids {
 namespace detail {
 
@@ -306,3 +312,6 @@ S heeded_radius_squared(bool avx, const candidate_block<S, D>& block, const kern
 
 }  // namespace detail
 }  // namespace boids
+#if defined(__clang__)
+#  pragma clang diagnostic pop
+#endif
