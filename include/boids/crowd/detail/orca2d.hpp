@@ -100,28 +100,6 @@ void decide_giving_way(const crowd_agents<V>& agents, span<const scalar_t<V>> wa
         return boids::get(v, 0) * unit_x + boids::get(v, 1) * unit_y < S(0.3) * speed;
     };
     auto claim = [&](bool held, std::size_t j) { return held ? waiting[j] + cfg.dt : cfg.patience; };
-    // An agent that wants to go nowhere much (under half the speed of the one behind it)
-    // and stands in the path of one held up for `patience` or longer, within its radius
-    // of touching, steps out of that path, square to it, on the side it stands (the
-    // longest wait first); its own aim brings it back once the other is past.
-    auto step_aside = [&](std::size_t i, span<const neighbor<S, 2>> found, S speed) {
-        const S ri = agents.radius_of(i);
-        S longest = S(-1);
-        for (const neighbor<S, 2>& nb : found) {
-            const std::size_t j = nb.index;
-            const S rj = agents.radius_of(j), reach = ri + rj + ri;
-            if (!(nb.distance_squared > S(0)) || nb.distance_squared > reach * reach) continue;
-            S jx = S(0), jy = S(0), js = S(0);
-            if (!held_up(j, jx, jy, js) || !(waiting[j] >= cfg.patience) || !(speed < S(0.5) * js)) continue;
-            const S ox = -nb.offset[0], oy = -nb.offset[1];  // from j to i
-            const S across = jx * oy - jy * ox;              // > 0: i stands left of j's path
-            if (!(ox * jx + oy * jy > S(0)) || !(std::fabs(across) < ri + rj)) continue;
-            if (!(waiting[j] > longest)) continue;  // found is nearest first: a tie keeps the nearer
-            longest = waiting[j];
-            const S side = across > S(0) ? js : -js;
-            ws.aside[i] = traits_of<V>::make(-jy * side, jx * side);
-        }
-    };
     const std::size_t k = cfg.max_neighbors;
     ws.found.resize(n * k);
     ws.found_count.resize(n);
@@ -139,19 +117,32 @@ void decide_giving_way(const crowd_agents<V>& agents, span<const scalar_t<V>> wa
             finder.nearest(i, near, cfg.neighbor_distance);
             const auto found = near.result();
             ws.found_count[i] = static_cast<std::uint32_t>(found.size());
-            step_aside(i, found, speed);
-            if (!(speed > S(0))) continue;
             const S ri = agents.radius_of(i);
             const S mine = claim(held, i);
+            S longest = S(-1);  // the longest wait of those i steps aside for so far
             std::size_t kept = 0;
             for (const neighbor<S, 2>& nb : found) {
                 const std::size_t j = nb.index;
-                const S reach = ri + agents.radius_of(j) + ri;
+                const S rj = agents.radius_of(j), reach = ri + rj + ri;
                 if (!(nb.distance_squared > S(0)) || nb.distance_squared > reach * reach) continue;
-                const S d = std::sqrt(nb.distance_squared);
                 S jx = S(0), jy = S(0), js = S(0);
                 const bool other_held = held_up(j, jx, jy, js);
                 if (!(js > S(0))) continue;
+                // Wanting to go nowhere much (under half j's speed) and standing in the path of j,
+                // held up for `patience` or longer: step out of that path, square to it, on the
+                // side i stands (the longest wait first; found is nearest first, so a tie keeps
+                // the nearer). i's own aim brings it back once j is past.
+                if (other_held && waiting[j] >= cfg.patience && speed < S(0.5) * js && waiting[j] > longest) {
+                    const S ox = -nb.offset[0], oy = -nb.offset[1];  // from j to i
+                    const S across = jx * oy - jy * ox;              // > 0: i stands left of j's path
+                    if (ox * jx + oy * jy > S(0) && std::fabs(across) < ri + rj) {
+                        longest = waiting[j];
+                        const S side = across > S(0) ? js : -js;
+                        ws.aside[i] = traits_of<V>::make(-jy * side, jx * side);
+                    }
+                }
+                if (!(speed > S(0))) continue;  // wants to go nowhere: gives way to nobody
+                const S d = std::sqrt(nb.distance_squared);
                 const S in_front = (nb.offset[0] * ux + nb.offset[1] * uy) / d;
                 if (!(in_front > S(0.5))) continue;
                 const S along = jx * ux + jy * uy;
