@@ -15,9 +15,10 @@
 //     around the kernel, not the kernel.
 // The library is built with the headers' default configuration: a translation unit
 // that defines BOIDS_NO_VECTOR_EXTENSIONS or BOIDS_NO_RUNTIME_DISPATCH builds its own.
-// The results are the same bits either way (tests/pack_width_digest.cpp). Link it into
-// every target of a program that calls flock_step, or into none: with BOIDS_PREBUILT
-// in some translation units only, a step for the same blend type is defined two ways.
+// The results are the same bits either way (tests/pack_width_digest.cpp). Translation
+// units with and without BOIDS_PREBUILT may share a program: each flock_step carries
+// the way it was built in its last template argument (flock/step.hpp), so the two ways
+// are two functions, not one function defined twice.
 #pragma once
 #include <cstddef>
 #include "../glm.hpp"
@@ -55,9 +56,9 @@
   BOIDS_DETAIL_PREBUILT_SUMS(HOW, per_lane, S, D)
 
 #define BOIDS_DETAIL_PREBUILT_STEP(HOW, V)                                                                         \
-  HOW void flock_step<V, uniform_grid<V>, sequential, void>(                                                       \
+  HOW void flock_step<V, uniform_grid<V>, sequential, detail::step_from_prebuilt>(                                 \
       span<V>, span<V>, const flock_config<V>&, uniform_grid<V>&, flock_workspace<V>&, scalar_t<V>, sequential&&); \
-  HOW void flock_step<V, uniform_grid<V>, detail::blend_ref<V>, sequential, void>(                                 \
+  HOW void flock_step<V, uniform_grid<V>, detail::blend_ref<V>, sequential, detail::step_from_prebuilt>(           \
       span<V>, span<V>, const flock_config<V>&, uniform_grid<V>&, flock_workspace<V>&, scalar_t<V>,                \
       const detail::blend_ref<V>&, sequential&&);
 

@@ -29,6 +29,17 @@
 
 namespace boids {
 namespace detail {
+// How this translation unit gets its steps: compiled here, or taken from
+// boids::prebuilt (BOIDS_PREBUILT). The last template argument of every flock_step
+// names it, so that the two ways are two functions: translation units built one way
+// and the other link into one program without two bodies for one function.
+struct step_from_headers {};
+struct step_from_prebuilt {};
+#if defined(BOIDS_PREBUILT)
+using step_build = step_from_prebuilt;
+#else
+using step_build = step_from_headers;
+#endif
 // The vector types whose step boids::prebuilt holds for any blend (flock/prebuilt.hpp
 // says which, where BOIDS_PREBUILT is defined; none otherwise).
 template <class V>
@@ -64,7 +75,7 @@ inline constexpr bool takes_prebuilt_step =
 // Arrays of different sizes (an assert where asserts are on) step the boids that
 // have both; a negative or NaN dt steps as dt = 0.
 template <class V, class Finder, class Blend, class Executor = sequential,
-          class = std::enable_if_t<detail::is_blend_v<Blend, V>>>
+          class = std::enable_if_t<detail::is_blend_v<Blend, V>, detail::step_build>>
 void flock_step(detail::identity_t<span<V>> positions, detail::identity_t<span<V>> velocities,
                 const flock_config<V>& cfg, Finder& finder, flock_workspace<V>& ws, scalar_t<V> dt, const Blend& blend,
                 Executor&& executor = {}) {
@@ -91,7 +102,8 @@ void flock_step(detail::identity_t<span<V>> positions, detail::identity_t<span<V
 
 // With an auto_finder, the step runs on the finder it chooses for this flock size,
 // with that finder's own fast path (the grid's fused kernel above the crossover).
-template <class V, class Blend, class Executor = sequential, class = std::enable_if_t<detail::is_blend_v<Blend, V>>>
+template <class V, class Blend, class Executor = sequential,
+          class = std::enable_if_t<detail::is_blend_v<Blend, V>, detail::step_build>>
 void flock_step(detail::identity_t<span<V>> positions, detail::identity_t<span<V>> velocities,
                 const flock_config<V>& cfg, auto_finder<V>& finder, flock_workspace<V>& ws, scalar_t<V> dt,
                 const Blend& blend, Executor&& executor = {}) {
@@ -102,7 +114,7 @@ void flock_step(detail::identity_t<span<V>> positions, detail::identity_t<span<V
 
 // The step with the ready-made blend (flock_rules: cfg's three rules and its predator).
 template <class V, class Finder, class Executor = sequential,
-          class = std::enable_if_t<!detail::is_blend_v<std::decay_t<Executor>, V>>>
+          class = std::enable_if_t<!detail::is_blend_v<std::decay_t<Executor>, V>, detail::step_build>>
 void flock_step(detail::identity_t<span<V>> positions, detail::identity_t<span<V>> velocities,
                 const flock_config<V>& cfg, Finder& finder, flock_workspace<V>& ws, scalar_t<V> dt,
                 Executor&& executor = {}) {
@@ -113,7 +125,7 @@ void flock_step(detail::identity_t<span<V>> positions, detail::identity_t<span<V
 // The step over vectors inside your own structs (strided.hpp): gathered into the
 // workspace, stepped as above, and written back to those members only.
 template <class V, class Finder, class Blend, class Executor = sequential,
-          class = std::enable_if_t<detail::is_blend_v<Blend, V>>>
+          class = std::enable_if_t<detail::is_blend_v<Blend, V>, detail::step_build>>
 void flock_step(strided_span<V> positions, strided_span<V> velocities, const flock_config<V>& cfg, Finder& finder,
                 flock_workspace<V>& ws, scalar_t<V> dt, const Blend& blend, Executor&& executor = {}) {
     const std::size_t n = std::min(positions.size(), velocities.size());
@@ -131,7 +143,7 @@ void flock_step(strided_span<V> positions, strided_span<V> velocities, const flo
     }
 }
 template <class V, class Finder, class Executor = sequential,
-          class = std::enable_if_t<!detail::is_blend_v<std::decay_t<Executor>, V>>>
+          class = std::enable_if_t<!detail::is_blend_v<std::decay_t<Executor>, V>, detail::step_build>>
 void flock_step(strided_span<V> positions, strided_span<V> velocities, const flock_config<V>& cfg, Finder& finder,
                 flock_workspace<V>& ws, scalar_t<V> dt, Executor&& executor = {}) {
     if constexpr (detail::checked_executor<Executor>())
