@@ -83,6 +83,8 @@ def main():
     else:
         mean = [sum(g[i] for g in gammas) / len(gammas) for i in range(len(gammas[0]))]
         print("  gamma(n) = " + " ".join("%.2f" % g for g in mean))
+        for s, g in zip(seeds, gammas):  # seed by seed: the spread of the mean above
+            print("    seed %d: " % s + " ".join("%.2f" % x for x in g))
         verdict(mean[0] >= 0.5, "gamma(1) = %.2f >= 0.5" % mean[0])
         settle = next((n for n in range(5, 9) if all(abs(g - 1 / 3) <= 0.05 for g in mean[n - 1:])), None)
         worst = max(abs(g - 1 / 3) for g in mean[4:])
