@@ -2,7 +2,7 @@
 """Runs the starling model against the three field measurements its source cites and
 prints what each requirement of docs/starlings.md gives:
 
-    starling-field-data.py BOIDS-LAB [--model=field|source] [--jobs=2] [--keep=DIR]
+    starling-field-data.py BOIDS-LAB [--model=field|source] [--jobs=2] [--keep=DIR] [--extra="FLAGS"]
 
 1. neighbour anisotropy (Ballerini et al. 2008): gamma(n), 1,000 birds, seeds 1-3, free
    flight, measured every second from 10 s to 40 s;
@@ -11,6 +11,7 @@ prints what each requirement of docs/starlings.md gives:
 3. a turn started by one bird (Attanasi et al. 2014): 2,000 birds, seeds 1-3, turn at
    15 s, followed to 25 s.
 With --keep, each run's --measure JSON is kept there (for plot-starlings.py --measures).
+--extra passes more flags to every run (e.g. --extra="--lift-time=0.1").
 Exit 0 when every requirement holds, 1 when one does not, 2 on bad input.
 """
 import concurrent.futures
@@ -20,9 +21,9 @@ import subprocess
 import sys
 
 
-def run(lab, model, birds, seed, seconds, extra, keep):
+def run(lab, model, birds, seed, seconds, extra, keep, flags=()):
     cmd = [lab, "starlings", "--scene=free", "--model=" + model, "--birds=%d" % birds, "--seed=%d" % seed,
-           "--seconds=%g" % seconds, "--measure=-"] + extra
+           "--seconds=%g" % seconds, "--measure=-"] + extra + list(flags)
     out = subprocess.run(cmd, capture_output=True, text=True)
     if out.returncode != 0:
         sys.exit("starling-field-data: %s: %s" % (" ".join(cmd), out.stderr.strip()))
@@ -44,7 +45,7 @@ def fit_through_origin(xs, ys):
 
 
 def main():
-    opts = {"model": "field", "jobs": "2", "keep": ""}
+    opts = {"model": "field", "jobs": "2", "keep": "", "extra": ""}
     pos = []
     for a in sys.argv[1:]:
         if a.startswith("--") and "=" in a:
@@ -59,13 +60,17 @@ def main():
         print(__doc__, file=sys.stderr)
         sys.exit(2)
     lab, model, keep = pos[0], opts["model"], opts["keep"]
+    flags = opts["extra"].split()
+    if any(not f.startswith("--") for f in flags):
+        print("starling-field-data: --extra takes flags of boids-lab starlings (--name=value)", file=sys.stderr)
+        sys.exit(2)
     if keep:
         os.makedirs(keep, exist_ok=True)
     sizes = [250, 500, 1000, 2000, 4000, 8000]
     seeds = [1, 2, 3]
     with concurrent.futures.ThreadPoolExecutor(int(opts["jobs"])) as pool:
-        sweep = {(n, s): pool.submit(run, lab, model, n, s, 40, [], keep) for n in sizes for s in seeds}
-        turns = {s: pool.submit(run, lab, model, 2000, s, 25, ["--turn-at=15"], keep) for s in seeds}
+        sweep = {(n, s): pool.submit(run, lab, model, n, s, 40, [], keep, flags) for n in sizes for s in seeds}
+        turns = {s: pool.submit(run, lab, model, 2000, s, 25, ["--turn-at=15"], keep, flags) for s in seeds}
         sweep = {k: f.result() for k, f in sweep.items()}
         turns = {k: f.result() for k, f in turns.items()}
     ok = True

@@ -105,11 +105,12 @@ inline bool parse_starlings(const arguments& args, starling_options& o, std::str
     f.positive("noise", sigma, false);
     f.positive("roost-gain", kr, false);
     double border = m.border_cohesion, ahead = m.separation_ahead, speed_time = m.flight.speed_time,
-           blind = m.rear_blind_angle;
+           blind = m.rear_blind_angle, lift_time = m.flight.lift_time;
     f.positive("border-cohesion", border, false);
     f.positive("separation-ahead", ahead);
     f.positive("speed-time", speed_time);
     f.positive("rear-blind-angle", blind, false);
+    f.positive("lift-time", lift_time, false);
     f.choice("scene", o.scene, {"roost", "free"});
     f.positive("turn-at", o.turn_at, false);
     f.text("measure", o.measure);
@@ -124,7 +125,7 @@ inline bool parse_starlings(const arguments& args, starling_options& o, std::str
     if (!o.load.empty())
         for (const char* fixed : {"birds", "seed", "scene", "model", "perception-every", "k", "speed", "response-time",
                                   "alignment", "cohesion", "separation-radius", "noise", "roost-gain",
-                                  "border-cohesion", "separation-ahead", "speed-time", "rear-blind-angle"})
+                                  "border-cohesion", "separation-ahead", "speed-time", "rear-blind-angle", "lift-time"})
             if (f.ok() && f.has(fixed))
                 f.fail(std::string("--") + fixed + ": the birds and the model come from --load's snapshot");
     if (!f.finish()) {
@@ -145,6 +146,7 @@ inline bool parse_starlings(const arguments& args, starling_options& o, std::str
     m.separation_ahead = static_cast<float>(ahead);
     m.flight.speed_time = static_cast<float>(speed_time);
     m.rear_blind_angle = static_cast<float>(blind);
+    m.flight.lift_time = static_cast<float>(lift_time);
     if (o.scene == "free") {
         if (f.has("roost-gain") && kr > 0) {
             error = "--roost-gain: the free scene has no roost";

@@ -133,6 +133,7 @@ TEST_CASE("boids-lab refuses bad input with one line and exit code 2", "[lab][er
         "starlings --scene=free --roost-gain=2",
         "starlings --speed-time=0",
         "starlings --rear-blind-angle=7",
+        "starlings --lift-time=-1",
     };
     for (const char* args : bad) {
         CAPTURE(args);
