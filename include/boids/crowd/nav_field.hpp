@@ -351,8 +351,8 @@ private:
     std::vector<goal_cell> goals_;
     std::vector<S> cost_, direction_x_, direction_y_, slowness_;
     std::vector<std::uint8_t> state_;
-    // The march's front: a binary heap of (cost, cell) that knows where each cell sits,
-    // so that a cell whose cost falls moves up instead of entering twice.
+    // The march's front: a binary heap of (cost, cell) that knows where each cell sits (a
+    // cell whose cost falls moves up, not in twice); a pop picks the cheaper child branch-free.
     static constexpr std::uint32_t no_slot = 0xFFFFFFFFu;
     std::vector<std::pair<S, std::uint32_t>> heap_;
     std::vector<std::uint32_t> slot_;
@@ -387,7 +387,7 @@ private:
         for (;;) {
             std::size_t child = 2 * at + 1;
             if (child >= size) break;
-            if (child + 1 < size && heap_[child + 1].first < heap_[child].first) ++child;
+            child += static_cast<std::size_t>(child + 1 < size && heap_[child + 1].first < heap_[child].first);
             if (!(heap_[child].first < last.first)) break;
             heap_place(at, heap_[child]);
             at = child;
