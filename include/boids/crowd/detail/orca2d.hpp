@@ -101,8 +101,6 @@ void decide_giving_way(const crowd_agents<V>& agents, span<const scalar_t<V>> wa
     };
     auto claim = [&](bool held, std::size_t j) { return held ? waiting[j] + cfg.dt : cfg.patience; };
     const std::size_t k = cfg.max_neighbors;
-    ws.found.resize(n * k);
-    ws.found_count.resize(n);
     executor(tasks, [&](std::size_t t) {
         const index_range range = task_range(n, t, tasks);
         for (std::size_t i = range.begin; i < range.end; ++i) {
@@ -110,7 +108,7 @@ void decide_giving_way(const crowd_agents<V>& agents, span<const scalar_t<V>> wa
             const bool held = held_up(i, ux, uy, speed);
             const S w = waiting[i];
             ws.new_waiting[i] = held && std::isfinite(w) ? w + cfg.dt : S(0);
-            ws.found_count[i] = 0;
+            ws.found_count[i] = no_list;
             if (!boids::is_finite(pos[i])) continue;  // the second pass skips it too
             // The step's own query, kept in place for its second pass.
             k_nearest<S, 2> near(span<neighbor<S, 2>>(ws.found.data() + i * k, k), k);
@@ -181,11 +179,12 @@ void decide_giving_way(const crowd_agents<V>& agents, span<const scalar_t<V>> wa
 // it first (`hard`, never violated), then one per neighbour, where agent i takes its
 // share of avoiding j (the whole share, or none, where one of them gives way).
 // Returns the count; `hard` and `most_share` (the largest share i takes) come back.
+// Its neighbours: ws.found's list, made here unless giving way made it.
 template <class V, class Finder>
 std::size_t half_planes_of(std::size_t i, const crowd_agents<V>& agents, const crowd_obstacles2<V>* obstacles,
                            const crowd_config<scalar_t<V>>& cfg, const Finder& finder, crowd_workspace<V>& ws,
-                           typename crowd_workspace<V>::task_buffers& b, k_nearest<scalar_t<V>, 2>& near, bool give_way,
-                           std::size_t& hard, scalar_t<V>& most_share) {
+                           typename crowd_workspace<V>::task_buffers& b, bool give_way, std::size_t& hard,
+                           scalar_t<V>& most_share) {
     using S = scalar_t<V>;
     const std::size_t k = cfg.max_neighbors;
     const V pi_ = agents.position[i], vi = agents.velocity[i];
@@ -205,13 +204,12 @@ std::size_t half_planes_of(std::size_t i, const crowd_agents<V>& agents, const c
     std::size_t m = hard;
     most_share = S(0);
     if (k == 0) return m;
-    span<const neighbor<S, 2>> found;
-    if (give_way) {
-        found = span<const neighbor<S, 2>>(ws.found.data() + i * k, ws.found_count[i]);
-    } else {
+    if (!give_way) {
+        k_nearest<S, 2> near(span<neighbor<S, 2>>(ws.found.data() + i * k, k), k);
         finder.nearest(i, near, cfg.neighbor_distance);
-        found = near.result();
+        ws.found_count[i] = static_cast<std::uint32_t>(near.result().size());
     }
+    const span<const neighbor<S, 2>> found(ws.found.data() + i * k, ws.found_count[i]);
     const S inv_horizon = S(1) / agents.time_horizon_of(i, cfg.time_horizon);
     for (const neighbor<S, 2>& nb : found) {
         const std::size_t j = nb.index;
@@ -250,23 +248,22 @@ void choose_velocities2d(const crowd_agents<V>& agents, const crowd_obstacles2<V
                          const crowd_config<scalar_t<V>>& cfg, const Finder& finder, crowd_workspace<V>& ws,
                          bool give_way, std::size_t tasks, Executor& executor) {
     using S = scalar_t<V>;
-    const std::size_t n = agents.size(), k = cfg.max_neighbors;
+    const std::size_t n = agents.size();
     const velocity2<S> full_turn{std::cos(cfg.pass_right), std::sin(cfg.pass_right)};
     executor(tasks, [&](std::size_t t) {
         const index_range range = task_range(n, t, tasks);
         typename crowd_workspace<V>::task_buffers& b = ws.tasks[t];
-        k_nearest<S, 2> near(span<neighbor<S, 2>>(b.neighbors.data(), k), k);
         for (std::size_t i = range.begin; i < range.end; ++i) {
             const V pref = agents.preferred_velocity[i];
             if (!boids::is_finite(agents.position[i]) || !boids::is_finite(agents.velocity[i]) ||
                 !boids::is_finite(pref)) {
                 ws.new_velocity[i] = boids::zero<V>();  // not seen by others, and stays where it is
+                if (!give_way) ws.found_count[i] = no_list;
                 continue;
             }
             std::size_t hard = 0;
             S most_share = S(0);
-            const std::size_t m =
-                half_planes_of(i, agents, obstacles, cfg, finder, ws, b, near, give_way, hard, most_share);
+            const std::size_t m = half_planes_of(i, agents, obstacles, cfg, finder, ws, b, give_way, hard, most_share);
             const span<const half_plane<S>> all(b.lines.data(), m);
             // Stepping aside comes before giving way: one at rest that gives way by a share moves nobody.
             const bool aside = give_way && !boids::is_zero(ws.aside[i]);
@@ -296,6 +293,8 @@ void crowd_step2d(const crowd_agents<V>& agents, const crowd_obstacles2<V>* obst
     if (obstacles != nullptr && obstacles->empty()) obstacles = nullptr;
     const std::size_t n = agents.size(), tasks = task_count(n, 256, executor);
     ws.prepare(n, tasks, cfg.max_neighbors);
+    ws.found.resize(n * cfg.max_neighbors);  // every agent's nearest, for the whole step
+    ws.found_count.resize(n);
     finder.build(span<const V>(agents.position.data(), n));
     const bool give_way = cfg.patience > S(0) && cfg.max_neighbors > 0;
     span<S> waiting = agents.waiting;
@@ -313,7 +312,7 @@ void crowd_step2d(const crowd_agents<V>& agents, const crowd_obstacles2<V>* obst
         ws.last_giving_way += ws.giving_way[i];
     }
     crowd_finish(
-        agents, cfg, ws, obstacles != nullptr,
+        agents, cfg, ws, obstacles != nullptr, true,
         [&](std::size_t i) {
             S x = boids::get(agents.position[i], 0), y = boids::get(agents.position[i], 1);
             if (!obstacles->push_out(x, y, agents.radius_of(i))) return false;

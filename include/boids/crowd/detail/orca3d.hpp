@@ -142,7 +142,7 @@ void crowd_step3d(const crowd_agents<V>& agents, const crowd_obstacles3<V>* obst
     if (obstacles != nullptr && obstacles->empty()) obstacles = nullptr;
     choose_velocities3d(agents, obstacles, cfg, finder, ws, executor);
     crowd_finish(
-        agents, cfg, ws, obstacles != nullptr,
+        agents, cfg, ws, obstacles != nullptr, false,
         [&](std::size_t i) { return obstacles->push_out(agents.position[i], agents.radius_of(i)); },
         [&](std::size_t i) { return obstacles->crosses(ws.old_position[i], agents.position[i]); });
 }

@@ -25,19 +25,19 @@ void move_agents(const crowd_agents<V>& agents, scalar_t<V> dt, crowd_workspace<
 // and the tolerance more, split by the shares, and agents out of walls (push_out(i):
 // true if it moved i), for up to cfg.projection_passes passes. Returns whether it ended
 // clear; `moved` tells whether any pass moved an agent.
-template <class V, class RadiusOf, class PushOut>
+template <class V, class RadiusOf, class Near, class PushOut>
 [[nodiscard]] bool separate_agents(const crowd_agents<V>& agents, const crowd_config<scalar_t<V>>& cfg,
-                                   crowd_workspace<V>& ws, scalar_t<V> widest, RadiusOf&& radius_of, bool any_obstacles,
-                                   PushOut&& push_out, bool& moved) {
+                                   crowd_workspace<V>& ws, scalar_t<V> widest, RadiusOf&& radius_of, Near& near,
+                                   bool any_obstacles, PushOut&& push_out, bool& moved) {
     using S = scalar_t<V>;
     const std::size_t n = agents.size();
     const span<const V> pos(agents.position.data(), n);
     const S slack = S(0.5) * cfg.overlap_tolerance;
     moved = false;
     if (!(widest > S(0))) return true;
-    ws.contacts.make(pos, widest, radius_of);
+    ws.contacts.make(pos, widest, radius_of, near);
     for (std::size_t pass = 0; pass < cfg.projection_passes; ++pass) {
-        if (pass > 0 && !ws.contacts.still_exact(pos)) ws.contacts.make(pos, widest, radius_of);
+        if (pass > 0 && !ws.contacts.still_exact(pos)) ws.contacts.make(pos, widest, radius_of, near);
         std::size_t pushes = ws.contacts.for_each_overlap(
             pos, slack, [&](std::size_t i, std::size_t j, const V& unit, S dist, S combined) {
                 const S gap = combined * (S(1) + cfg.overlap_tolerance) - dist;
@@ -59,9 +59,10 @@ template <class V, class RadiusOf, class PushOut>
 // An agent whose move crossed an obstacle edge (crosses(i)), and the agents of a jam the
 // passes could not loosen, go back to where they stood (which crossed and overlapped
 // nothing) and wait (velocity zero), until none is left.
-template <class V, class RadiusOf, class Crosses>
+template <class V, class RadiusOf, class Near, class Crosses>
 void undo_crossings(const crowd_agents<V>& agents, const crowd_config<scalar_t<V>>& cfg, crowd_workspace<V>& ws,
-                    scalar_t<V> widest, RadiusOf&& radius_of, bool any_obstacles, bool clear, Crosses&& crosses) {
+                    scalar_t<V> widest, RadiusOf&& radius_of, Near& near, bool any_obstacles, bool clear,
+                    Crosses&& crosses) {
     using S = scalar_t<V>;
     const std::size_t n = agents.size();
     const span<const V> pos(agents.position.data(), n);
@@ -83,7 +84,7 @@ void undo_crossings(const crowd_agents<V>& agents, const crowd_config<scalar_t<V
             }
         if (round > 0 || newly > 0 || !clear) {
             if (!(widest > S(0))) break;
-            ws.contacts.make(pos, widest, radius_of);
+            ws.contacts.make(pos, widest, radius_of, near);
             ws.contacts.for_each_overlap(pos, slack, [&](std::size_t i, std::size_t j, const V&, S, S) {
                 if (revert(i)) ++newly;
                 if (revert(j)) ++newly;
@@ -109,10 +110,11 @@ void velocities_from_moves(const crowd_agents<V>& agents, scalar_t<V> dt, crowd_
 
 // Steps (4) to (6), in index order, for any dimension: move, separate, undo crossings.
 // push_out(i): moves agent i off the obstacles, true if it moved; crosses(i): whether
-// i's move from ws.old_position[i] crossed one.
+// i's move from ws.old_position[i] crossed one. kept_nearest: ws.found holds this
+// step's lists of every agent's nearest, which then name the candidates for contact.
 template <class V, class PushOut, class Crosses>
 void crowd_finish(const crowd_agents<V>& agents, const crowd_config<scalar_t<V>>& cfg, crowd_workspace<V>& ws,
-                  bool any_obstacles, PushOut&& push_out, Crosses&& crosses) {
+                  bool any_obstacles, bool kept_nearest, PushOut&& push_out, Crosses&& crosses) {
     using S = scalar_t<V>;
     move_agents(agents, cfg.dt, ws);
     ws.last_overlaps = 0;
@@ -122,9 +124,15 @@ void crowd_finish(const crowd_agents<V>& agents, const crowd_config<scalar_t<V>>
     for (std::size_t i = 0; i < agents.size(); ++i) widest = std::max(widest, agents.radius_of(i));
     if (!(widest > S(0)) && !any_obstacles) return;
     auto radius_of = [&](std::size_t i) { return agents.radius_of(i); };
+    const std::size_t n = agents.size(), k = kept_nearest ? cfg.max_neighbors : 0;
+    listed_neighbours<V> near{{ws.found.data(), k > 0 ? n * k : 0},
+                              {ws.found_count.data(), k > 0 ? n : 0},
+                              k,
+                              cfg.neighbor_distance,
+                              {ws.old_position.data(), n}};
     bool moved = false;
-    const bool clear = separate_agents(agents, cfg, ws, widest, radius_of, any_obstacles, push_out, moved);
-    undo_crossings(agents, cfg, ws, widest, radius_of, any_obstacles, clear, crosses);
+    const bool clear = separate_agents(agents, cfg, ws, widest, radius_of, near, any_obstacles, push_out, moved);
+    undo_crossings(agents, cfg, ws, widest, radius_of, near, any_obstacles, clear, crosses);
     if (moved) velocities_from_moves(agents, cfg.dt, ws);
 }
 
