@@ -113,14 +113,29 @@ struct contact_list {
                 }
                 offer(j, d2);
             });
-            if (listed) {  // into the order the grid's query gives: its slots, ascending
-                std::sort(pairs.begin() + static_cast<std::ptrdiff_t>(first), pairs.end(),
-                          [&](const pair& a, const pair& b) { return grid.slot_of(a.j) < grid.slot_of(b.j); });
+            if (listed) {
+                std::sort(pairs.begin() + static_cast<std::ptrdiff_t>(first), pairs.end(), query_order(reach_i));
                 continue;
             }
             grid.for_each_within(i, reach_i,
                                  [&](const neighbor<S, dimension_v<V>>& nb) { offer(nb.index, nb.distance_squared); });
         }
+    }
+    // The order in which the grid's query of `reach` meets candidates j (an open
+    // world's dense grid): one run of slots per row of cells, the rows by their
+    // indices along the axes after the first (the last fastest), or every slot in
+    // order where the query scans them all.
+    [[nodiscard]] auto query_order(S reach) const noexcept {
+        return
+            [runs = grid.runs(), scan_all = grid.runs().plan_for(reach).scan_all, this](const pair& a, const pair& b) {
+                const std::size_t sa = grid.slot_of(a.j), sb = grid.slot_of(b.j);
+                if (!scan_all) {
+                    const auto &ca = runs.cell_of(sa), &cb = runs.cell_of(sb);
+                    for (std::size_t d = 1; d < dimension_v<V>; ++d)
+                        if (ca[d] != cb[d]) return ca[d] < cb[d];
+                }
+                return sa < sb;
+            };
     }
     // Whether the list still holds every pair that can touch.
     [[nodiscard]] bool still_exact(span<const V> position) const noexcept {

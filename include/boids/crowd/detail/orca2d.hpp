@@ -312,7 +312,7 @@ void crowd_step2d(const crowd_agents<V>& agents, const crowd_obstacles2<V>* obst
         ws.last_giving_way += ws.giving_way[i];
     }
     crowd_finish(
-        agents, cfg, ws, obstacles != nullptr, true,
+        agents, cfg, ws, obstacles != nullptr,
         [&](std::size_t i) {
             S x = boids::get(agents.position[i], 0), y = boids::get(agents.position[i], 1);
             if (!obstacles->push_out(x, y, agents.radius_of(i))) return false;

@@ -64,6 +64,8 @@ void choose_velocities3d(const crowd_agents<V>& agents, const crowd_obstacles3<V
     const std::size_t k = cfg.max_neighbors;
     const std::size_t tasks = task_count(n, 256, executor);
     ws.prepare(n, tasks, k);
+    ws.found.resize(n * k);  // every agent's nearest, kept for the projection
+    ws.found_count.resize(n);
     const std::size_t extra = obstacles == nullptr ? 0 : obstacles->spheres().size() + obstacles->planes().size();
     for (auto& b : ws.tasks) {
         if (b.spaces.size() < k + extra) b.spaces.resize(k + extra);
@@ -75,9 +77,9 @@ void choose_velocities3d(const crowd_agents<V>& agents, const crowd_obstacles3<V
     executor(tasks, [&](std::size_t t) {
         const index_range range = task_range(n, t, tasks);
         typename crowd_workspace<V>::task_buffers& b = ws.tasks[t];
-        k_nearest<S, 3> near(span<neighbor<S, 3>>(b.neighbors.data(), k), k);
         for (std::size_t i = range.begin; i < range.end; ++i) {
             const V pref = agents.preferred_velocity[i];
+            ws.found_count[i] = no_list;
             if (!boids::is_finite(pos[i]) || !boids::is_finite(agents.velocity[i]) || !boids::is_finite(pref)) {
                 ws.new_velocity[i] = boids::zero<V>();
                 continue;
@@ -107,7 +109,9 @@ void choose_velocities3d(const crowd_agents<V>& agents, const crowd_obstacles3<V
             }
             const std::size_t hard = m;
             if (k > 0) {
+                k_nearest<S, 3> near(span<neighbor<S, 3>>(ws.found.data() + i * k, k), k);
                 finder.nearest(i, near, cfg.neighbor_distance);
+                ws.found_count[i] = static_cast<std::uint32_t>(near.result().size());
                 const S inv_horizon = S(1) / agents.time_horizon_of(i, cfg.time_horizon);
                 for (const neighbor<S, 3>& nb : near.result()) {
                     const std::size_t j = nb.index;
@@ -142,7 +146,7 @@ void crowd_step3d(const crowd_agents<V>& agents, const crowd_obstacles3<V>* obst
     if (obstacles != nullptr && obstacles->empty()) obstacles = nullptr;
     choose_velocities3d(agents, obstacles, cfg, finder, ws, executor);
     crowd_finish(
-        agents, cfg, ws, obstacles != nullptr, false,
+        agents, cfg, ws, obstacles != nullptr,
         [&](std::size_t i) { return obstacles->push_out(agents.position[i], agents.radius_of(i)); },
         [&](std::size_t i) { return obstacles->crosses(ws.old_position[i], agents.position[i]); });
 }

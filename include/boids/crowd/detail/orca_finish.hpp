@@ -110,11 +110,12 @@ void velocities_from_moves(const crowd_agents<V>& agents, scalar_t<V> dt, crowd_
 
 // Steps (4) to (6), in index order, for any dimension: move, separate, undo crossings.
 // push_out(i): moves agent i off the obstacles, true if it moved; crosses(i): whether
-// i's move from ws.old_position[i] crossed one. kept_nearest: ws.found holds this
-// step's lists of every agent's nearest, which then name the candidates for contact.
+// i's move from ws.old_position[i] crossed one. ws.found holds the step's lists of
+// every agent's nearest (no_list where it has none), which name the candidates for
+// contact.
 template <class V, class PushOut, class Crosses>
 void crowd_finish(const crowd_agents<V>& agents, const crowd_config<scalar_t<V>>& cfg, crowd_workspace<V>& ws,
-                  bool any_obstacles, bool kept_nearest, PushOut&& push_out, Crosses&& crosses) {
+                  bool any_obstacles, PushOut&& push_out, Crosses&& crosses) {
     using S = scalar_t<V>;
     move_agents(agents, cfg.dt, ws);
     ws.last_overlaps = 0;
@@ -124,12 +125,9 @@ void crowd_finish(const crowd_agents<V>& agents, const crowd_config<scalar_t<V>>
     for (std::size_t i = 0; i < agents.size(); ++i) widest = std::max(widest, agents.radius_of(i));
     if (!(widest > S(0)) && !any_obstacles) return;
     auto radius_of = [&](std::size_t i) { return agents.radius_of(i); };
-    const std::size_t n = agents.size(), k = kept_nearest ? cfg.max_neighbors : 0;
-    listed_neighbours<V> near{{ws.found.data(), k > 0 ? n * k : 0},
-                              {ws.found_count.data(), k > 0 ? n : 0},
-                              k,
-                              cfg.neighbor_distance,
-                              {ws.old_position.data(), n}};
+    const std::size_t n = agents.size(), k = cfg.max_neighbors;
+    listed_neighbours<V> near{
+        {ws.found.data(), n * k}, {ws.found_count.data(), n}, k, cfg.neighbor_distance, {ws.old_position.data(), n}};
     bool moved = false;
     const bool clear = separate_agents(agents, cfg, ws, widest, radius_of, near, any_obstacles, push_out, moved);
     undo_crossings(agents, cfg, ws, widest, radius_of, near, any_obstacles, clear, crosses);

@@ -173,6 +173,10 @@ public:
     [[nodiscard]] bool all_in_box() const noexcept { return g_->inside; }
     // One past the last slot of the cell that holds `slot`.
     [[nodiscard]] std::size_t cell_end_of(std::size_t slot) const noexcept { return g_->cell_end_of(slot); }
+    // The cell that holds `slot`, as its index along each axis.
+    [[nodiscard]] const std::array<std::int32_t, dim>& cell_of(std::size_t slot) const noexcept {
+        return g_->scell[slot];
+    }
 
     [[nodiscard]] run_plan plan_for(scalar radius) const noexcept {
         const std::int32_t reach = g_->layout.reach_for(radius);
