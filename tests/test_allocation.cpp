@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <new>
 #include <vector>
+#include <boids/crowd/orca.hpp>
 #include <boids/flock/step.hpp>
 #include <boids/models/lesson.hpp>
 #include <boids/neighbors/all_pairs.hpp>
@@ -13,6 +14,7 @@
 #include <boids/neighbors/hashed_grid.hpp>
 #include <boids/neighbors/uniform_grid.hpp>
 #include <boids/models/starling.hpp>
+#include "crowd_circle.hpp"
 #include "plain_vectors.hpp"
 
 namespace {
@@ -103,4 +105,28 @@ TEST_CASE("a steady-state starling step allocates nothing, disturbances included
     for (int s = 0; s < 180; ++s) f.step(ps, vs);  // 1 s to 7 s: the first disturbance starts at 5 s
     CHECK(g_allocations.load() - before == 0);
     CHECK(f.disturbances().size() == 1);
+}
+
+TEST_CASE("a steady-state crowd step allocates nothing, in the crush at the centre", "[crowd][allocation]") {
+    // RVO2's circle of 250 agents: they meet at the centre from about step 350, where
+    // the projection's list of pairs near contact is at its longest.
+    boids::thread_pool pool(2);
+    for (const bool threads : {false, true}) {
+        for (const double patience : {10.0, 0.0}) {
+            test::crowd_circle scene(250, 1);
+            scene.config.patience = patience;
+            boids::uniform_grid<test::dvec2> grid(boids::world_for<test::dvec2>{}, scene.config.neighbor_distance);
+            boids::crowd_workspace<test::dvec2> ws;
+            auto step = [&] {
+                scene.aim();
+                if (threads) boids::crowd_step(scene.agents(), scene.config, grid, ws, pool);
+                else boids::crowd_step(scene.agents(), scene.config, grid, ws);
+            };
+            for (int s = 0; s < 450; ++s) step();  // the first steps size every buffer
+            const long before = g_allocations.load();
+            for (int s = 0; s < 100; ++s) step();
+            CHECK(g_allocations.load() - before == 0);
+            CHECK(ws.last_overlaps > 0);  // in the crush: the projection has pairs to push
+        }
+    }
 }
