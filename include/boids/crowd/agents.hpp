@@ -117,8 +117,7 @@ private:
 template <class V>
 struct crowd_workspace {
     using S = scalar_t<V>;
-    struct task_buffers {  // one per task of the executor
-        std::vector<neighbor<S, dimension_v<V>>> neighbors;
+    struct task_buffers {                                     // one per task of the executor
         std::vector<half_plane<S>> lines, projected;          // 2D
         std::vector<half_space<S>> spaces, projected_spaces;  // 3D
         std::vector<std::pair<S, std::uint32_t>> edges;
@@ -136,7 +135,9 @@ struct crowd_workspace {
     std::vector<unsigned char> giving_way, giving_way_next;
     std::vector<V> aside;              // patience: the aim of an agent stepping out of a stuck one's way (zero: none)
     std::vector<std::uint32_t> ahead;  // per agent, up to ahead_slots close ahead going its way
-    std::vector<neighbor<S, dimension_v<V>>> found;  // patience: each agent's neighbours, max_neighbors apart
+    // Each agent's nearest this step, max_neighbors apart (found_count of them, or
+    // detail::no_list): its half-planes', giving way's and the projection's.
+    std::vector<neighbor<S, dimension_v<V>>> found;
     std::vector<std::uint32_t> found_count;
     static constexpr std::size_t ahead_slots = 4;
 
@@ -146,7 +147,6 @@ struct crowd_workspace {
         reverted.assign(n, 0);
         if (tasks.size() < task_count) tasks.resize(task_count);
         for (task_buffers& b : tasks) {
-            if (b.neighbors.size() < k) b.neighbors.resize(k);
             if (b.lines.size() < k) b.lines.resize(k);
             if (b.projected.size() < k) b.projected.resize(k);
         }

@@ -126,16 +126,17 @@ struct contact_list {
     // indices along the axes after the first (the last fastest), or every slot in
     // order where the query scans them all.
     [[nodiscard]] auto query_order(S reach) const noexcept {
-        return
-            [runs = grid.runs(), scan_all = grid.runs().plan_for(reach).scan_all, this](const pair& a, const pair& b) {
-                const std::size_t sa = grid.slot_of(a.j), sb = grid.slot_of(b.j);
-                if (!scan_all) {
-                    const auto &ca = runs.cell_of(sa), &cb = runs.cell_of(sb);
-                    for (std::size_t d = 1; d < dimension_v<V>; ++d)
-                        if (ca[d] != cb[d]) return ca[d] < cb[d];
-                }
-                return sa < sb;
-            };
+        const auto runs = grid.runs();
+        const bool scan_all = runs.plan_for(reach).scan_all;
+        return [runs, scan_all](const pair& a, const pair& b) {
+            const std::size_t sa = runs.slot_of(a.j), sb = runs.slot_of(b.j);
+            if (!scan_all) {
+                const auto &ca = runs.cell_of(sa), &cb = runs.cell_of(sb);
+                for (std::size_t d = 1; d < dimension_v<V>; ++d)
+                    if (ca[d] != cb[d]) return ca[d] < cb[d];
+            }
+            return sa < sb;
+        };
     }
     // Whether the list still holds every pair that can touch.
     [[nodiscard]] bool still_exact(span<const V> position) const noexcept {
