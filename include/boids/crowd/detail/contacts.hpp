@@ -97,12 +97,11 @@ struct contact_list {
             if (!boids::is_finite(position[i])) continue;
             const S ri = radius_of(i), reach_i = ri + widest + margin, r2 = reach_i * reach_i;
             auto offer = [&](std::size_t j, S d2) {
-                if (j <= i || !boids::is_finite(position[j]) || !(d2 <= r2)) return false;
+                if (j <= i || !boids::is_finite(position[j]) || !(d2 <= r2)) return;
                 const S combined = ri + radius_of(j);
                 const S reach = combined + margin;
-                if (!(d2 < reach * reach)) return false;
-                pairs.push_back({static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(j), combined});
-                return true;
+                if (d2 < reach * reach)
+                    pairs.push_back({static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(j), combined});
             };
             const std::size_t first = pairs.size();
             const bool listed = near(i, position, reach_i, [&](std::size_t j) {
