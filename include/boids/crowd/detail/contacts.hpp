@@ -104,13 +104,9 @@ struct contact_list {
                     pairs.push_back({static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(j), combined});
             };
             const std::size_t first = pairs.size();
+            // (The squared distance in the grid query's arithmetic: the offsets' squares summed in axis order.)
             const bool listed = near(i, position, reach_i, [&](std::size_t j) {
-                S d2 = S(0);  // as the grid's query sums it
-                for (std::size_t d = 0; d < dimension_v<V>; ++d) {
-                    const S o = boids::get(position[j], d) - boids::get(position[i], d);
-                    d2 += o * o;
-                }
-                offer(j, d2);
+                offer(j, boids::distance_squared(position[i], position[j]));
             });
             if (listed) {
                 std::sort(pairs.begin() + static_cast<std::ptrdiff_t>(first), pairs.end(), query_order(reach_i));
