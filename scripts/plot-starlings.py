@@ -59,9 +59,12 @@ def measures(argv, title):
            '<rect width="100%" height="100%" fill="#10131a"/>',
            '<style>text{font:12px sans-serif;fill:#cfd6e4}</style>',
            '<text x="20" y="22">%s</text>' % (title or "starling field measures, %d runs" % len(runs))]
-    # gamma(n): the mean over the runs with the bird count nearest 1,000.
+    # gamma(n): the mean over the runs with the bird count nearest 1,000 and, among
+    # them, the most snapshots (starling-field-data.py's long runs for gamma).
     counts = sorted({r.get("birds", 0) for r in runs}, key=lambda n: abs(n - 1000))
-    gam = [r["gamma"] for r in runs if r.get("birds") == counts[0] and r["gamma"] and None not in r["gamma"]]
+    near = [r for r in runs if r.get("birds") == counts[0] and r["gamma"] and None not in r["gamma"]]
+    most = max((r.get("anisotropy_snapshots", 0) for r in near), default=0)
+    gam = [r["gamma"] for r in near if r.get("anisotropy_snapshots", 0) == most]
     if gam:
         mean = [sum(g[i] for g in gam) / len(gam) for i in range(len(gam[0]))]
         panel(out, 60, 60, 380, 220, "neighbour anisotropy gamma(n), %d birds, %d runs" % (counts[0], len(gam)),

@@ -1,6 +1,6 @@
 // starling_measure.hpp - `boids-lab starlings --measure=FILE.json`: the field
-// studies' measures (boids/models/starling_measures.hpp) taken every second after
-// 10 s and averaged, and with --turn-at, how the turn crossed the flock.
+// studies' measures (boids/models/starling_measures.hpp) taken every second from
+// 10 s (--measure-from) and averaged, and with --turn-at, how the turn crossed the flock.
 #pragma once
 #include <algorithm>
 #include <cmath>
@@ -15,7 +15,7 @@ namespace lab {
 template <class V>
 struct starling_measurement {
     static constexpr std::size_t ranks = 20, bins = 64;
-    double first = 10, every = 1, next = 10;  // s
+    double first = 10, every = 1, next = 10;  // s (first and next: --measure-from)
     std::size_t snapshots = 0, anisotropy_snapshots = 0;
     std::vector<double> gamma = std::vector<double>(ranks, 0.0), rank_distance = std::vector<double>(ranks, 0.0);
     std::vector<double> speed_c = std::vector<double>(bins, 0.0), direction_c = std::vector<double>(bins, 0.0);

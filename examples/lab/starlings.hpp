@@ -39,9 +39,9 @@ struct starling_options {
     std::string save, load;
     // --scene=roost|free (free: no roost, no scheduled disturbances), --model=source|field,
     // --turn-at=SECONDS (one bird starts a turn), --measure=FILE.json (-: the last line
-    // of the output).
+    // of the output), --measure-from=SECONDS (its first snapshot; 10 s).
     std::string scene = "roost", model_name = "source", measure;
-    double turn_at = -1;
+    double turn_at = -1, measure_from = 10;
 };
 
 // What the run measured, over every step after its first 5 s.
@@ -105,7 +105,10 @@ inline bool parse_starlings(const arguments& args, starling_options& o, std::str
     f.positive("noise", sigma, false);
     f.positive("roost-gain", kr, false);
     double border = m.border_cohesion, ahead = m.separation_ahead, speed_time = m.flight.speed_time,
-           blind = m.rear_blind_angle, lift_time = m.flight.lift_time;
+           blind = m.rear_blind_angle, lift_time = m.flight.lift_time, pull = m.altitude_pull;
+    unsigned long long fade = m.social_fade;
+    f.count("social-fade", fade, 64ull);
+    f.positive("altitude-pull", pull, false);
     f.positive("border-cohesion", border, false);
     f.positive("separation-ahead", ahead);
     f.positive("speed-time", speed_time);
@@ -114,6 +117,7 @@ inline bool parse_starlings(const arguments& args, starling_options& o, std::str
     f.choice("scene", o.scene, {"roost", "free"});
     f.positive("turn-at", o.turn_at, false);
     f.text("measure", o.measure);
+    f.positive("measure-from", o.measure_from, false);
     if (f.ok() && f.has("turn-at") && o.turn_at >= o.seconds) f.fail("--turn-at: not before --seconds");
     o.json = f.flag("json");
     f.text("out", o.out);
@@ -123,9 +127,26 @@ inline bool parse_starlings(const arguments& args, starling_options& o, std::str
     if (f.ok() && f.has("save-at") != f.has("save")) f.fail("--save-at and --save go together");
     if (f.ok() && !o.save.empty() && o.save_at > o.seconds) f.fail("--save-at: past --seconds");
     if (!o.load.empty())
-        for (const char* fixed : {"birds", "seed", "scene", "model", "perception-every", "k", "speed", "response-time",
-                                  "alignment", "cohesion", "separation-radius", "noise", "roost-gain",
-                                  "border-cohesion", "separation-ahead", "speed-time", "rear-blind-angle", "lift-time"})
+        for (const char* fixed : {"birds",
+                                  "seed",
+                                  "scene",
+                                  "model",
+                                  "perception-every",
+                                  "k",
+                                  "speed",
+                                  "response-time",
+                                  "alignment",
+                                  "cohesion",
+                                  "separation-radius",
+                                  "noise",
+                                  "roost-gain",
+                                  "border-cohesion",
+                                  "separation-ahead",
+                                  "speed-time",
+                                  "rear-blind-angle",
+                                  "lift-time",
+                                  "social-fade",
+                                  "altitude-pull"})
             if (f.ok() && f.has(fixed))
                 f.fail(std::string("--") + fixed + ": the birds and the model come from --load's snapshot");
     if (!f.finish()) {
@@ -147,6 +168,8 @@ inline bool parse_starlings(const arguments& args, starling_options& o, std::str
     m.flight.speed_time = static_cast<float>(speed_time);
     m.rear_blind_angle = static_cast<float>(blind);
     m.flight.lift_time = static_cast<float>(lift_time);
+    m.social_fade = static_cast<std::size_t>(fade);
+    m.altitude_pull = pull;
     if (o.scene == "free") {
         if (f.has("roost-gain") && kr > 0) {
             error = "--roost-gain: the free scene has no roost";
@@ -268,6 +291,7 @@ inline int starlings_main(const arguments& args, std::string& error) {
     std::vector<unsigned char> saved;
     starling_measurement<fvec3> measure;
     measure.turn_at = o.turn_at;
+    measure.first = measure.next = o.measure_from;
     const starling_stats s = run_starlings(o, f, p, v, wall, !o.load.empty(), o.save.empty() ? nullptr : &saved,
                                            o.measure.empty() && o.turn_at < 0 ? nullptr : &measure);
     if (!o.save.empty() && !write_snapshot(o.save, saved, error)) return 2;

@@ -2,6 +2,7 @@
 #include "test_support.hpp"
 #include <boids/models/starling.hpp>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,10 @@ TEST_CASE("starling: the altitude response", "[starling]") {
     CHECK(altitude_acceleration(40, 0) == Approx(-7.5).epsilon(1e-12));
     // At 12 m sinking at 1 m/s: looks 2 s ahead (10 m): 1.6 * 1 + 0.015 * 8 + 0.025 = 1.745.
     CHECK(altitude_acceleration(12, -1) == Approx(1.745).epsilon(1e-12));
+    // Without the pull toward 20 m, inside the band only the damping is left.
+    CHECK(altitude_acceleration(25, 0, 0) == 0);
+    CHECK(altitude_acceleration(25, 2, 0) == Approx(-0.05).epsilon(1e-12));
+    CHECK(altitude_acceleration(5, 0, 0) == Approx(9.6).epsilon(1e-12));
 }
 
 TEST_CASE("starling: OU noise has the stationary variance and correlation time", "[starling]") {
@@ -218,7 +223,11 @@ TEST_CASE("starling: the field parameters are valid and differ from the source's
     CHECK(source.border_cohesion == 0);
     CHECK(field.copying.fraction == 1);
     CHECK(field.flight.speed_time > source.flight.speed_time);
-    CHECK(field.k == source.k);  // the social rule itself is the source's
+    CHECK(field.k == source.k);  // the copy rule reads the source's k nearest
+    CHECK(source.social_fade == 0);
+    CHECK(field.social_fade > 0);
+    CHECK(source.altitude_pull == boids::starling::source_altitude_pull);
+    CHECK(field.altitude_pull == 0);
     // Each new field is refused with its name when out of range.
     auto p = source;
     p.separation_ahead = 0.5;
@@ -226,6 +235,62 @@ TEST_CASE("starling: the field parameters are valid and differ from the source's
     p = source;
     p.border_cohesion = -1;
     CHECK(std::string(p.validate().field).find("border_cohesion") != std::string::npos);
+    p = source;
+    p.social_fade = p.candidates - p.k;
+    CHECK(p.validate());
+    p.social_fade += 1;
+    CHECK(std::string(p.validate().field) == "social_fade");
+    p = source;
+    p.altitude_pull = -0.01;
+    CHECK(std::string(p.validate().field) == "altitude_pull");
+    p.altitude_pull = std::numeric_limits<double>::infinity();
+    CHECK(std::string(p.validate().field) == "altitude_pull");
+}
+
+TEST_CASE("starling: social weights fade over 2 f ranks around k", "[starling][field]") {
+    using boids::detail::starling_social_weight;
+    // f = 0: the k nearest alike, the rest nothing.
+    CHECK(starling_social_weight<double>(6, 7, 0) == 1);
+    CHECK(starling_social_weight<double>(7, 7, 0) == 0);
+    // k = 7, f = 4: ranks 0-2 whole, then 7/8, 5/8, ..., 1/8 for ranks 3-10, none from 11.
+    for (std::size_t r = 0; r < 3; ++r) CHECK(starling_social_weight<double>(r, 7, 4) == 1);
+    for (std::size_t r = 3; r < 11; ++r)
+        CHECK(starling_social_weight<double>(r, 7, 4) == Approx(1.0 - (static_cast<double>(r) - 2.5) / 8.0));
+    CHECK(starling_social_weight<double>(11, 7, 4) == 0);
+    CHECK(starling_social_weight<double>(40, 7, 4) == 0);
+    // The weights add up to k: the fade moves weight outward, it does not add any.
+    double sum = 0;
+    for (std::size_t r = 0; r < 20; ++r) sum += starling_social_weight<double>(r, 7, 4);
+    CHECK(sum == Approx(7.0));
+}
+
+TEST_CASE("starling: with a fade, neighbours past the k-th count a little and past k + f not at all",
+          "[starling][field]") {
+    // A bird flying x; its nearest neighbour flies +z, the 2nd and 3rd fly -z, all
+    // beyond the separation zone; k = 1. One step (every bird looks at the old state).
+    auto turn_after = [](std::size_t fade, bool third) {
+        boids::starling::params<double> m;
+        m.k = 1;
+        m.social_fade = fade;
+        m.scheduled_disturbances = false;
+        m.noise = 0;
+        m.cohesion = 0;
+        m.roost_gain = 0;
+        std::vector<bird> p = {{0, 20, 0}, {0, 20, 2.5}, {0, 20, -3}}, v = {{10, 0, 0}, {0, 0, 10}, {0, 0, -10}};
+        if (third) {
+            p.push_back({0, 20, 4});
+            v.push_back({0, 0, -10});
+        }
+        boids::starling::flock<bird> f(m, p.size());
+        f.step(boids::span<bird>(p), boids::span<bird>(v));
+        return v[0].z;
+    };
+    const double hard = turn_after(0, true), faded = turn_after(1, true);
+    CHECK(hard > 0);
+    CHECK(faded > 0);                     // 3/4 of the nearest, 1/4 of the 2nd
+    CHECK(faded < hard);                  // the 2nd, flying the other way, now counts
+    CHECK(turn_after(0, false) == hard);  // the 3rd counts for nothing either way
+    CHECK(turn_after(1, false) == faded);
 }
 
 TEST_CASE("starling: a turn started by one bird spreads to its neighbours; none starts unasked", "[starling][field]") {
@@ -288,6 +353,8 @@ TEST_CASE("starling: the field parameters save and load with the flock", "[starl
     REQUIRE(g.load(boids::span<const unsigned char>(bytes), q, w));
     CHECK(g.parameters().border_cohesion == m.border_cohesion);
     CHECK(g.parameters().separation_ahead == m.separation_ahead);
+    CHECK(g.parameters().social_fade == m.social_fade);
+    CHECK(g.parameters().altitude_pull == m.altitude_pull);
     CHECK_FALSE(g.parameters().scheduled_disturbances);
     for (int s = 0; s < 20; ++s) {
         f.step(boids::span<bird>(p), boids::span<bird>(v));

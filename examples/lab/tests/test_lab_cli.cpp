@@ -134,6 +134,9 @@ TEST_CASE("boids-lab refuses bad input with one line and exit code 2", "[lab][er
         "starlings --speed-time=0",
         "starlings --rear-blind-angle=7",
         "starlings --lift-time=-1",
+        "starlings --social-fade=18",
+        "starlings --altitude-pull=-0.1",
+        "starlings --measure-from=-1",
     };
     for (const char* args : bad) {
         CAPTURE(args);
@@ -353,4 +356,19 @@ TEST_CASE("boids-lab starlings: the field measures of a free flock with a turn",
     CHECK(printed.compare(printed.size() - json.size(), json.size(), json) == 0);  // the last line
     std::remove(measure.c_str());
     std::remove(log.c_str());
+}
+
+TEST_CASE("boids-lab starlings: --measure-from sets the first snapshot", "[lab][starling][field]") {
+    const std::string measure = tmp_path("measure-from-" + std::to_string(getpid()) + ".json");
+    // Snapshots every second from 4 s to 9 s: six of them (from 10 s, none).
+    for (const auto& [from, snapshots] : {std::pair<const char*, const char*>{"4", "\"snapshots\": 6,"},
+                                          std::pair<const char*, const char*>{"9", "\"snapshots\": 1,"},
+                                          std::pair<const char*, const char*>{"10", "\"snapshots\": 0,"}}) {
+        CAPTURE(from);
+        const auto r = run_lab(std::string("starlings --scene=free --model=field --birds=200 --seconds=9 --seed=1 ") +
+                               "--measure-from=" + from + " --measure=" + measure);
+        REQUIRE(r.code == 0);
+        CHECK(slurp(measure).find(snapshots) != std::string::npos);
+    }
+    std::remove(measure.c_str());
 }

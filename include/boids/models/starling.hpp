@@ -301,7 +301,8 @@ private:
         // The previous look's farthest candidate, a little wider, as the radius to try first.
         st_.grid.nearest_in_slot(slot, knn, std::numeric_limits<S>::infinity(), reach * S(1.08));
         const auto found = knn.result();
-        const std::size_t social = std::min(st_.settings.k, found.size());
+        const std::size_t k = st_.settings.k, fade = st_.settings.social_fade;
+        const std::size_t social = std::min(k, found.size());
         V vsum = boids::zero<V>(), osum = boids::zero<V>(), push = boids::zero<V>(), coincident = boids::zero<V>();
         bool any_coincident = false;
         const separation<V> sep{st_.settings.separation_radius, separation_falloff::linear, st_.settings.separation,
@@ -311,26 +312,28 @@ private:
         const V heading = ahead == S(1) && !blind ? boids::zero<V>() : boids::normalized_or_zero(vel[i]);
         // Behind the bird, within half the blind angle of straight back, nobody is seen.
         const S blind_cos = std::cos(st_.settings.rear_blind_angle * S(0.5));
-        std::size_t counted = 0, seen_count = 0;
+        S weights = 0;
+        std::size_t seen_count = 0;  // social neighbours outside the blind sector so far
         for (std::size_t j = 0; j < found.size(); ++j) {
             const auto& nb = found[j];
             if (st_.finite[nb.index] == 0) continue;
-            bool social_one = j < social;
-            if (blind) {  // the nearest k outside the blind sector instead
-                social_one = seen_count < st_.settings.k && !boids::detail::starling_behind(nb, heading, blind_cos);
-                seen_count += social_one ? 1 : 0;
+            std::size_t rank = j;
+            if (blind) {  // ranked among the candidates outside the blind sector instead
+                rank = boids::detail::starling_behind(nb, heading, blind_cos) ? k + fade : seen_count;
+                seen_count += rank < k + fade ? 1 : 0;
             }
-            if (social_one) {
-                vsum = boids::add(vsum, vel[nb.index]);
-                osum = boids::add(osum, detail::to_vector<V>(nb.offset));
-                ++counted;
+            const S w = boids::detail::starling_social_weight<S>(rank, k, fade);
+            if (w > S(0)) {
+                vsum = boids::add_scaled(vsum, vel[nb.index], w);
+                osum = boids::add_scaled(osum, detail::to_vector<V>(nb.offset), w);
+                weights += w;
             }
             if (ahead == S(1) || nb.distance_squared == S(0)) sep.add(i, nb, push, coincident, any_coincident);
             else boids::detail::starling_push_ahead(nb, heading, ahead, st_.settings.separation_radius, push);
         }
         seen& out = st_.seen_by_slot[slot];
-        out.mean_velocity = counted > 0 ? boids::scale(vsum, S(1) / static_cast<S>(counted)) : vel[i];
-        out.cohesion = counted > 0 ? boids::scale(osum, S(1) / static_cast<S>(counted)) : boids::zero<V>();
+        out.mean_velocity = weights > S(0) ? boids::scale(vsum, S(1) / weights) : vel[i];
+        out.cohesion = weights > S(0) ? boids::scale(osum, S(1) / weights) : boids::zero<V>();
         if (st_.settings.border_cohesion > S(0) && !found.empty())
             out.cohesion = boids::scale(
                 out.cohesion, S(1) + st_.settings.border_cohesion * boids::detail::starling_border_side<V>(found));
@@ -375,9 +378,10 @@ private:
         st_.returning[i] = back ? 1 : 0;
         const int tie = (hash_combine(st_.settings.seed ^ 0x7135u, i) & 1u) != 0 ? 1 : -1;
         target = boids::add(target, roost_turn(x, v, roost, st_.settings.roost_gain, back, tie));
-        target = boids::add_scaled(target, boids::unit_axis<V>(1),
-                                   static_cast<S>(altitude_acceleration(static_cast<double>(boids::get(x, 1)),
-                                                                        static_cast<double>(boids::get(v, 1)))));
+        target = boids::add_scaled(
+            target, boids::unit_axis<V>(1),
+            static_cast<S>(altitude_acceleration(static_cast<double>(boids::get(x, 1)),
+                                                 static_cast<double>(boids::get(v, 1)), st_.settings.altitude_pull)));
         target = boids::add(target, st_.noise[i]);
         target = boids::add(target, disturbance_acceleration(m, t, v, st_.settings.lateral, st_.settings.dive));
         st_.settings.flight.advance(v, target, st_.flight[i], f, reflex);

@@ -41,6 +41,17 @@ struct params {
     // for alignment and cohesion) are the nearest candidates outside it. 0: none, the
     // source's. Separation and the copy rule still see every candidate.
     S rear_blind_angle = S(0);
+    // How the social weights end: 0, the source's, weighs the k nearest alike and the
+    // rest not at all; f > 0 weighs the social neighbours of rank k - f and below alike
+    // and fades the weight linearly to nothing over the next 2f ranks (the (k + f)-th
+    // is the last with a weight), so that no rank marks the edge of the neighbourhood.
+    // The copy rule still reads the k nearest. Needs k + f <= candidates.
+    std::size_t social_fade = 0;
+    // The altitude preference's pull toward 20 m, m/s^2 a metre: the source's 0.015
+    // flattens a flock into a sheet a few metres thick whatever its size; 0 leaves only
+    // the band's walls (11 and 34 m) and the damping of vertical speed. A double, as
+    // the altitude preference is worked out in double.
+    double altitude_pull = source_altitude_pull;
     S noise = S(1.0);                                      // sigma, m/s^2 per component (chosen)
     S noise_time = S(1.8);                                 // tc, s
     S roost_gain = S(3.0);                                 // K_R, m/s^2 (chosen)
@@ -66,11 +77,14 @@ struct params {
         if (k == 0) return detail::fail("k", "must be >= 1");
         if (candidates < k) return detail::fail("candidates", "must be >= k");
         if (candidates > 64) return detail::fail("candidates", "must be <= 64");
+        if (social_fade > candidates - k) return detail::fail("social_fade", "k + social_fade must be <= candidates");
         if (perception_every == 0) return detail::fail("perception_every", "must be >= 1");
         for (S x : {alignment, cohesion, border_cohesion, separation, noise, roost_gain, lateral, dive})
             if (!finite_non_negative(x))
                 return detail::fail("alignment/cohesion/border_cohesion/separation/noise/roost_gain/lateral/dive",
                                     "must be finite and >= 0");
+        if (!(std::isfinite(altitude_pull) && altitude_pull >= 0))
+            return detail::fail("altitude_pull", "must be finite and >= 0");
         if (!(std::isfinite(separation_radius) && separation_radius > S(0)))
             return detail::fail("separation_radius", "must be finite and > 0");
         if (!(std::isfinite(separation_ahead) && separation_ahead >= S(1)))
@@ -108,16 +122,24 @@ struct params {
 };
 
 // The parameters that match the field data its source cites (docs/starlings.md):
-// `source` with the separation zone stretched ahead and behind (the neighbour
-// anisotropy of Ballerini et al. 2008), a marginal speed control (the scale-free speed
-// correlations of Cavagna et al. 2010) and copies of a turn as strong as the turn (it
-// crosses the flock without fading, as in Attanasi et al. 2014).
+// `source` with a flock that holds together without a roost (border cohesion, less
+// noise, a tighter separation), the nearest neighbour beside rather than ahead and no
+// preferred direction from the 6th on (a separation zone 0.3% longer along the
+// heading, social weights that fade with rank, no pull to one height, climbs as quick
+// as turns: the neighbour anisotropy of Ballerini et al. 2008), a marginal speed
+// control (the scale-free speed correlations of Cavagna et al. 2010) and copies of a
+// turn as strong as the turn (it crosses the flock without fading, as in Attanasi et
+// al. 2014).
 template <class S>
 [[nodiscard]] params<S> field_params(params<S> source = {}) noexcept {
     source.separation_radius = S(1.2);
+    source.separation_ahead = S(1.003);
+    source.social_fade = 4;
+    source.altitude_pull = 0;
     source.noise = S(0.3);
     source.border_cohesion = S(1);
-    source.flight.speed_time = S(10);
+    source.flight.speed_time = S(40);
+    source.flight.lift_time = S(0.1);
     source.copying.fraction = 1;
     source.copying.min_delay = 0.02;
     source.copying.max_delay = 0.06;

@@ -88,6 +88,7 @@ struct flock_state {
         f(b.max_bank), f(b.max_lift_g), f(b.roll_in_time), f(b.roll_out_time), f(b.lift_time), f(b.speed_time);
         f(b.max_speed_change), f(b.min_speed_fraction), f(b.max_speed_fraction), f(b.gravity);
         f(p.seed), f(p.separation_ahead), f(p.scheduled_disturbances), f(p.border_cohesion), f(p.rear_blind_angle);
+        f(p.social_fade), f(p.altitude_pull);
     }
     // Bird i's state that lasts from one step to the next, field by field (save and load).
     template <class Flock, class F>

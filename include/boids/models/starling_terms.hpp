@@ -30,11 +30,14 @@ inline constexpr double return_fraction = 0.45;
     return was_returning;
 }
 
+// The source's weak pull toward 20 m, in m/s^2 a metre.
+inline constexpr double source_altitude_pull = 0.015;
+
 // The altitude preference (vertical acceleration, m/s^2) at height y (m) climbing at
 // vy (m/s): pushed up below 11 m and down above 34 m (both looking 2 s ahead), a
-// weak pull toward 20 m, and damping of vertical speed.
-[[nodiscard]] inline double altitude_acceleration(double y, double vy) noexcept {
-    return 1.6 * std::max(11.0 - y - 2.0 * vy, 0.0) - 1.2 * std::max(y + 2.0 * vy - 34.0, 0.0) + 0.015 * (20.0 - y) -
+// weak pull toward 20 m (`pull` m/s^2 a metre), and damping of vertical speed.
+[[nodiscard]] inline double altitude_acceleration(double y, double vy, double pull = source_altitude_pull) noexcept {
+    return 1.6 * std::max(11.0 - y - 2.0 * vy, 0.0) - 1.2 * std::max(y + 2.0 * vy - 34.0, 0.0) + pull * (20.0 - y) -
            0.025 * vy;
 }
 

@@ -1,6 +1,6 @@
 // boids/models/detail/starling_look.hpp - what a starling's look adds to the source's
-// rules: how one-sided its candidates lie, and separation with a zone stretched along
-// the heading.
+// rules: how one-sided its candidates lie, separation with a zone stretched along
+// the heading, a blind sector behind and social weights that fade with rank.
 #pragma once
 #include <algorithm>
 #include <cmath>
@@ -38,6 +38,16 @@ void starling_push_ahead(const neighbor<scalar_t<V>, 3>& nb, const V& heading, s
     if (!(scaled2 < r0 * r0) || !(nb.distance_squared > S(0))) return;
     const S falloff = S(1) - std::sqrt(std::max(scaled2, S(0))) / r0;
     push = boids::add_scaled(push, offset, -falloff / std::sqrt(nb.distance_squared));
+}
+
+// The social weight of the neighbour of rank `rank` (0: the nearest) among k with the
+// weights fading over 2 `fade` ranks (params::social_fade): 1 up to rank k - fade - 1,
+// then falling linearly to nothing past rank k + fade - 1.
+template <class S>
+[[nodiscard]] S starling_social_weight(std::size_t rank, std::size_t k, std::size_t fade) noexcept {
+    if (fade == 0) return rank < k ? S(1) : S(0);
+    const double into = static_cast<double>(rank) + 0.5 + static_cast<double>(fade) - static_cast<double>(k);
+    return static_cast<S>(std::clamp(1.0 - into / (2.0 * static_cast<double>(fade)), 0.0, 1.0));
 }
 
 // Whether a candidate lies in the blind sector behind: within the angle whose cosine
