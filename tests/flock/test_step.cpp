@@ -727,6 +727,39 @@ TEST_CASE("every boid of a packed 3D flock on the kernel: its summary is brute f
     }
 }
 
+TEST_CASE("a cap that a crowd far exceeds: the nearest found two rings of small cells out, as brute force finds them",
+          "[flock][dense]") {
+    // 4,000 lesson boids in a 180 px square: about 1,400 within the radius, so the
+    // nearest 256 or 300 lie within about half of it; the grid picks cells of about a
+    // quarter of the radius and looks two rings out.
+    std::vector<test::dvec2> p, v;
+    packed_flock(11, 4000, 180.0, p, v);
+    for (auto edges : {boids::edges::toroidal, boids::edges::bounded})
+        for (double angle : {270.0, 360.0})
+            for (std::size_t cap : {std::size_t(256), std::size_t(300)}) {
+                auto cfg = boids::lesson::config<test::dvec2>();
+                cfg.world = boids::world<double, 2>::box(edges, {2000.0, 2000.0});
+                cfg.view_angle = angle;
+                cfg.max_neighbors = cap;
+                boids::uniform_grid<test::dvec2> grid(cfg.world, cfg.view_radius);
+                boids::flock_workspace<test::dvec2> ws;
+                const auto got = summaries_of_step(cfg, p, v, grid, ws);
+                CAPTURE(static_cast<int>(edges), angle, cap, grid.cell_size());
+                CHECK(grid.cell_size() < cfg.view_radius * 0.45);
+                CHECK(ws.report.path == boids::flock_path::fused_kernel);
+                CHECK(ws.report.boids_off_kernel == 0);
+                CHECK(summaries_off_brute_force(cfg, p, v, got) == 0);
+            }
+    // The same bits on 1 and 2 threads.
+    auto cfg = boids::lesson::config<test::dvec2>();
+    cfg.world = boids::world<double, 2>::box(boids::edges::toroidal, {2000.0, 2000.0});
+    const auto one = grid_steps(cfg, p, v, 3, boids::sequential{});
+    boids::thread_pool pool(2);
+    const auto pooled = grid_steps(cfg, p, v, 3, pool);
+    CHECK(same_bits(one.first, pooled.first));
+    CHECK(same_bits(one.second, pooled.second));
+}
+
 TEST_CASE("a packed flock's step is the same bits on 1 and 2 threads, and over any cell size the same neighbours",
           "[flock][dense][threads]") {
     std::vector<test::dvec2> p0, v0;

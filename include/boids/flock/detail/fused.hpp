@@ -241,10 +241,10 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
         const bool per_lane = toroidal && !one_image;
         const S full_r2 = q.r2;
         // Cells sized for the cap (the grid sizes them so where the flock is dense:
-        // cells_for_query): a boid's nearest are first looked for in
-        // the cells around its own (the near block), and the whole radius is read
-        // only for a boid whose nearest that block cannot prove.
-        const run_plan near_plan{1, false};
+        // cells_for_query): a boid's nearest are first looked for in the one or two
+        // rings of cells around its own (the near block), and the whole radius is
+        // read only for a boid whose nearest that block cannot prove.
+        const run_plan near_plan{runs.nearest_reach(), false};
         const bool two_level = capped && !plan.scan_all && plan.reach > 1 && runs.sized_for_nearest();
         const bool near_one_image = toroidal && runs.have_one_image(near_plan);
         const bool near_per_lane = toroidal && !near_one_image;
@@ -310,7 +310,7 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
                 // before it, which another task may hold: the same bits on any threads.)
                 const S cut = heeded(near, near_per_lane, neighbours_unknown);
                 if (cut < full_r2) {
-                    const S outside = runs.outside_distance(s, 1);
+                    const S outside = runs.outside_distance(s, near_plan.reach);
                     if (cut < outside * outside) {
                         q.r2 = cut;
                         run(near, near_per_lane);

@@ -6,6 +6,7 @@
 #pragma once
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 #include "layout.hpp"
 
@@ -31,7 +32,8 @@ template <class V>
 template <class S>
 struct cell_choice {
     S size;
-    bool for_nearest;  // cells about twice as wide as the ball that holds a boid's nearest
+    bool for_nearest;        // cells sized by the ball that holds a boid's nearest
+    std::int32_t reach = 1;  // then: the rings of cells around a boid's own that should hold them
 };
 
 // For a grid built with cells of about `radius`: where a typical boid sees more than
@@ -40,9 +42,13 @@ struct cell_choice {
 // lie in the box of cells around its own (the fused step proves it boid by boid,
 // and looks further where they do not); for a metric query never below a sixteenth
 // of the radius, so its reach stays short, while a topological one
-// (`within_radius` false: the radius only bounds it) has no floor. Otherwise, where
-// cells of the radius hold many, cells of half of it (a block 2.5 radii across, not
-// 3, wastes fewer candidates, and still serves several boids); else the radius.
+// (`within_radius` false: the radius only bounds it) has no floor. Where that ball is
+// too wide for such cells to save much (a cap of hundreds: cells of 0.85 radius and
+// more), a metric query gets cells of about half the ball's radius, two rings of
+// which hold them: a box 2.75 times the ball's radius across, where reading the whole
+// view radius needs one 2.5 view radii across. Otherwise, where cells of the radius hold many, cells of half of
+// it (a block 2.5 radii across, not 3, wastes fewer candidates, and still serves
+// several boids); else the radius.
 template <class V>
 [[nodiscard]] cell_choice<scalar_t<V>> cells_for_query(const grid_cells<V, false>& g, scalar_t<V> radius,
                                                        std::size_t nearest, scalar_t<V> seen,
@@ -71,6 +77,8 @@ template <class V>
         const double wide = (D == 2 ? 2.0 : 1.5) * k_radius;
         const double cell = within_radius ? std::fmax(wide, r / 16.0) : wide;
         if (cell > 0 && cell < 0.85 * r) return {static_cast<S>(cell), true};
+        const double ringed = 0.55 * k_radius;  // two rings of it: 1.1 times the ball's radius
+        if (within_radius && ringed >= r / 16.0 && ringed <= 0.45 * r) return {static_cast<S>(ringed), true, 2};
     }
     const double half_cell = per_cell / std::pow(2.0, double(D));
     if (within_radius && half_cell * (D == 2 ? 1.0 : 2.0) >= 6.0) return {static_cast<S>(r * 0.5), false};

@@ -85,6 +85,7 @@ public:
             cells_.layout.cell_size = own_cell_;
             build_grid(cells_, scratch_, positions, executor, tasks);
             cells_.sized_for_nearest = false;
+            cells_.nearest_reach = 1;
         } else {  // at the query's radius; again with smaller cells where the flock is dense
             cells_.layout.cell_size = query_.radius;
             build_grid(cells_, scratch_, positions, executor, tasks);
@@ -95,6 +96,7 @@ public:
                 build_grid(cells_, scratch_, positions, executor, tasks);
             }
             cells_.sized_for_nearest = finer.for_nearest;
+            cells_.nearest_reach = finer.reach;
         }
     }
 

@@ -296,6 +296,7 @@ struct grid_cells {
     bool inside = true;              // every position of this build lies in [0, size) on every axis
     bool near_ready = false;         // the by-distance k-nearest query suits this build
     bool sized_for_nearest = false;  // its cells were sized for a query of a few nearest (cell_size.hpp)
+    std::int32_t nearest_reach = 1;  // then: the rings of cells around a boid's own that should hold them
     bool avx = avx_at_run_time();    // the k-nearest selection's AVX build runs here
 
     [[nodiscard]] std::size_t size() const noexcept { return order.size(); }
