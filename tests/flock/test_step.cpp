@@ -676,6 +676,15 @@ void packed_flock(std::uint64_t seed, std::size_t n, double extent, std::vector<
         v[i] = boids::scale(boids::unit_direction<V>(rng.next()), rng.uniform(60.0, 160.0));
     }
 }
+
+// The lesson's boids in a 2000 px world of `edges`, with this cone and cap.
+boids::flock_config<test::dvec2> packed_lesson_config(boids::edges edges, double angle, std::size_t cap) {
+    auto cfg = boids::lesson::config<test::dvec2>();
+    cfg.world = boids::world<double, 2>::box(edges, {2000.0, 2000.0});
+    cfg.view_angle = angle;
+    cfg.max_neighbors = cap;
+    return cfg;
+}
 }  // namespace
 
 TEST_CASE("every boid of a packed flock on the kernel: its summary is brute force's, whatever the cone and cap",
@@ -689,10 +698,7 @@ TEST_CASE("every boid of a packed flock on the kernel: its summary is brute forc
             for (double angle : {270.0, 360.0})
                 for (std::size_t cap :
                      {std::size_t(1), std::size_t(7), std::size_t(16), std::size_t(256), boids::no_cap}) {
-                    auto cfg = boids::lesson::config<test::dvec2>();
-                    cfg.world = boids::world<double, 2>::box(edges, {2000.0, 2000.0});
-                    cfg.view_angle = angle;
-                    cfg.max_neighbors = cap;
+                    const auto cfg = packed_lesson_config(edges, angle, cap);
                     boids::uniform_grid<test::dvec2> grid(cfg.world, cfg.view_radius);
                     boids::flock_workspace<test::dvec2> ws;
                     const auto got = summaries_of_step(cfg, p, v, grid, ws);
@@ -737,10 +743,7 @@ TEST_CASE("a cap that a crowd far exceeds: the nearest found two rings of small 
     for (auto edges : {boids::edges::toroidal, boids::edges::bounded})
         for (double angle : {270.0, 360.0})
             for (std::size_t cap : {std::size_t(256), std::size_t(300)}) {
-                auto cfg = boids::lesson::config<test::dvec2>();
-                cfg.world = boids::world<double, 2>::box(edges, {2000.0, 2000.0});
-                cfg.view_angle = angle;
-                cfg.max_neighbors = cap;
+                const auto cfg = packed_lesson_config(edges, angle, cap);
                 boids::uniform_grid<test::dvec2> grid(cfg.world, cfg.view_radius);
                 boids::flock_workspace<test::dvec2> ws;
                 const auto got = summaries_of_step(cfg, p, v, grid, ws);
@@ -751,8 +754,7 @@ TEST_CASE("a cap that a crowd far exceeds: the nearest found two rings of small 
                 CHECK(summaries_off_brute_force(cfg, p, v, got) == 0);
             }
     // The same bits on 1 and 2 threads.
-    auto cfg = boids::lesson::config<test::dvec2>();
-    cfg.world = boids::world<double, 2>::box(boids::edges::toroidal, {2000.0, 2000.0});
+    const auto cfg = packed_lesson_config(boids::edges::toroidal, 270.0, 256);
     const auto one = grid_steps(cfg, p, v, 3, boids::sequential{});
     boids::thread_pool pool(2);
     const auto pooled = grid_steps(cfg, p, v, 3, pool);

@@ -264,18 +264,27 @@ TEST_CASE("starling: social weights fade over 2 f ranks around k", "[starling][f
     CHECK(sum == Approx(7.0));
 }
 
+namespace {
+// k social neighbours, alignment and separation only: no noise, cohesion, roost or
+// disturbance.
+boids::starling::params<double> quiet_params(std::size_t k = 7) {
+    boids::starling::params<double> m;
+    m.k = k;
+    m.scheduled_disturbances = false;
+    m.noise = 0;
+    m.cohesion = 0;
+    m.roost_gain = 0;
+    return m;
+}
+}  // namespace
+
 TEST_CASE("starling: with a fade, neighbours past the k-th count a little and past k + f not at all",
           "[starling][field]") {
     // A bird flying x; its nearest neighbour flies +z, the 2nd and 3rd fly -z, all
     // beyond the separation zone; k = 1. One step (every bird looks at the old state).
     auto turn_after = [](std::size_t fade, bool third) {
-        boids::starling::params<double> m;
-        m.k = 1;
+        auto m = quiet_params(1);
         m.social_fade = fade;
-        m.scheduled_disturbances = false;
-        m.noise = 0;
-        m.cohesion = 0;
-        m.roost_gain = 0;
         std::vector<bird> p = {{0, 20, 0}, {0, 20, 2.5}, {0, 20, -3}}, v = {{10, 0, 0}, {0, 0, 10}, {0, 0, -10}};
         if (third) {
             p.push_back({0, 20, 4});
@@ -320,13 +329,9 @@ TEST_CASE("starling: a separation zone stretched ahead pushes a bird ahead that 
     // Two birds flying x, one 1.5 r0 ahead of the other, and one bird 1.5 r0 beside a
     // third: with the zone twice as long, only the pair in line pushes apart.
     auto gap_after = [](double ahead, bird offset) {
-        boids::starling::params<double> m;
+        auto m = quiet_params();
         m.separation_ahead = ahead;
-        m.scheduled_disturbances = false;
-        m.noise = 0;
         m.alignment = 0;
-        m.cohesion = 0;
-        m.roost_gain = 0;
         std::vector<bird> p = {{0, 20, 0}, boids::add(bird{0, 20, 0}, offset)}, v = {{10, 0, 0}, {10, 0, 0}};
         boids::starling::flock<bird> f(m, 2);
         f.step(boids::span<bird>(p), boids::span<bird>(v));
@@ -369,13 +374,8 @@ TEST_CASE("starling: a bird with a blind sector behind aligns with nobody there"
     // (flying -z): k = 1. Without a blind sector it aligns with the one behind (the
     // nearest); with one, with the one ahead.
     auto turn_after = [](double blind) {
-        boids::starling::params<double> m;
-        m.k = 1;
+        auto m = quiet_params(1);
         m.rear_blind_angle = blind;
-        m.scheduled_disturbances = false;
-        m.noise = 0;
-        m.cohesion = 0;
-        m.roost_gain = 0;
         std::vector<bird> p = {{0, 20, 0}, {-3, 20, 0}, {6, 20, 0}}, v = {{10, 0, 0}, {0, 0, 10}, {0, 0, -10}};
         boids::starling::flock<bird> f(m, 3);
         for (int s = 0; s < 10; ++s) f.step(boids::span<bird>(p), boids::span<bird>(v));
