@@ -32,8 +32,9 @@ template <class V>
 template <class S>
 struct cell_choice {
     S size;
-    bool for_nearest;        // cells sized by the ball that holds a boid's nearest
-    std::int32_t reach = 1;  // then: the rings of cells around a boid's own that should hold them
+    // Cells sized by the ball that holds a boid's nearest: the rings of cells around a
+    // boid's own that should hold them; 0: not sized so.
+    std::int32_t nearest_reach = 0;
 };
 
 // For a grid built with cells of about `radius`: where a typical boid sees more than
@@ -46,9 +47,9 @@ struct cell_choice {
 // too wide for such cells to save much (a cap of hundreds: cells of 0.85 radius and
 // more), a metric query gets cells of about half the ball's radius, two rings of
 // which hold them: a box 2.75 times the ball's radius across, where reading the whole
-// view radius needs one 2.5 view radii across. Otherwise, where cells of the radius hold many, cells of half of
-// it (a block 2.5 radii across, not 3, wastes fewer candidates, and still serves
-// several boids); else the radius.
+// view radius needs one 2.5 view radii across. Otherwise, where cells of the radius
+// hold many, cells of half of it (a block 2.5 radii across, not 3, wastes fewer
+// candidates, and still serves several boids); else the radius.
 template <class V>
 [[nodiscard]] cell_choice<scalar_t<V>> cells_for_query(const grid_cells<V, false>& g, scalar_t<V> radius,
                                                        std::size_t nearest, scalar_t<V> seen,
@@ -56,7 +57,7 @@ template <class V>
     using S = scalar_t<V>;
     constexpr std::size_t D = dimension_v<V>;
     const double per_cell = boids_per_cell_seen(g);
-    if (!(per_cell > 1)) return {radius, false};
+    if (!(per_cell > 1)) return {radius, 0};
     double volume = 1;  // of a cell as built
     for (std::size_t d = 0; d < D; ++d) volume *= static_cast<double>(g.layout.w[d]);
     const double density = per_cell / volume;
@@ -76,13 +77,13 @@ template <class V>
         // holds 27 cells, not 9, one and a half times.)
         const double wide = (D == 2 ? 2.0 : 1.5) * k_radius;
         const double cell = within_radius ? std::fmax(wide, r / 16.0) : wide;
-        if (cell > 0 && cell < 0.85 * r) return {static_cast<S>(cell), true};
+        if (cell > 0 && cell < 0.85 * r) return {static_cast<S>(cell), 1};
         const double ringed = 0.55 * k_radius;  // two rings of it: 1.1 times the ball's radius
-        if (within_radius && ringed >= r / 16.0 && ringed <= 0.45 * r) return {static_cast<S>(ringed), true, 2};
+        if (within_radius && ringed >= r / 16.0 && ringed <= 0.45 * r) return {static_cast<S>(ringed), 2};
     }
     const double half_cell = per_cell / std::pow(2.0, double(D));
-    if (within_radius && half_cell * (D == 2 ? 1.0 : 2.0) >= 6.0) return {static_cast<S>(r * 0.5), false};
-    return {radius, false};
+    if (within_radius && half_cell * (D == 2 ? 1.0 : 2.0) >= 6.0) return {static_cast<S>(r * 0.5), 0};
+    return {radius, 0};
 }
 
 }  // namespace detail

@@ -84,8 +84,7 @@ public:
         } else if (!query_.active) {
             cells_.layout.cell_size = own_cell_;
             build_grid(cells_, scratch_, positions, executor, tasks);
-            cells_.sized_for_nearest = false;
-            cells_.nearest_reach = 1;
+            cells_.nearest_reach = 0;
         } else {  // at the query's radius; again with smaller cells where the flock is dense
             cells_.layout.cell_size = query_.radius;
             build_grid(cells_, scratch_, positions, executor, tasks);
@@ -95,8 +94,7 @@ public:
                 cells_.layout.cell_size = finer.size;
                 build_grid(cells_, scratch_, positions, executor, tasks);
             }
-            cells_.sized_for_nearest = finer.for_nearest;
-            cells_.nearest_reach = finer.reach;
+            cells_.nearest_reach = finer.nearest_reach;
         }
     }
 

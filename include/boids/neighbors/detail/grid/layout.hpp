@@ -291,13 +291,14 @@ struct grid_cells {
 
     layout_type layout;
     std::vector<std::size_t> bucket_start, order, slot;
-    std::vector<cell_t> scell;       // each slot's cell
-    std::vector<scalar> spos;        // positions per axis in slot order, n apart, padded
-    bool inside = true;              // every position of this build lies in [0, size) on every axis
-    bool near_ready = false;         // the by-distance k-nearest query suits this build
-    bool sized_for_nearest = false;  // its cells were sized for a query of a few nearest (cell_size.hpp)
-    std::int32_t nearest_reach = 1;  // then: the rings of cells around a boid's own that should hold them
-    bool avx = avx_at_run_time();    // the k-nearest selection's AVX build runs here
+    std::vector<cell_t> scell;  // each slot's cell
+    std::vector<scalar> spos;   // positions per axis in slot order, n apart, padded
+    bool inside = true;         // every position of this build lies in [0, size) on every axis
+    bool near_ready = false;    // the by-distance k-nearest query suits this build
+    // Cells sized for a query of a few nearest (cell_size.hpp): the rings of cells around
+    // a boid's own that should hold them; 0 where the cells were not sized so.
+    std::int32_t nearest_reach = 0;
+    bool avx = avx_at_run_time();  // the k-nearest selection's AVX build runs here
 
     [[nodiscard]] std::size_t size() const noexcept { return order.size(); }
     [[nodiscard]] const scalar* axis(std::size_t d) const noexcept { return spos.data() + d * order.size(); }

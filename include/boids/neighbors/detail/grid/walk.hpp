@@ -168,8 +168,8 @@ public:
     // Positions along axis d in slot order, readable `padding` slots past the end.
     [[nodiscard]] span<const scalar> axis(std::size_t d) const noexcept { return {g_->axis(d), g_->order.size()}; }
     // Whether the grid sized its cells for a query of a boid's few nearest (cells_for_query).
-    [[nodiscard]] bool sized_for_nearest() const noexcept { return g_->sized_for_nearest; }
-    // And how many rings of cells around a boid's own should hold them (1 or 2).
+    [[nodiscard]] bool sized_for_nearest() const noexcept { return g_->nearest_reach > 0; }
+    // And then how many rings of cells around a boid's own should hold them (1 or 2).
     [[nodiscard]] std::int32_t nearest_reach() const noexcept { return g_->nearest_reach; }
     // Whether every position of the last build lies in the box [0, size) on every axis.
     [[nodiscard]] bool all_in_box() const noexcept { return g_->inside; }
