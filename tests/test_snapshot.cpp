@@ -54,8 +54,54 @@ TEST_CASE("snapshot: every field reads back bit for bit", "[snapshot]") {
     CHECK(rs.state == 42);
     REQUIRE(xs.size() == 3);
     CHECK((xs[2].x == -1e300 && xs[2].y == 5e-324));
-    // Little-endian whatever the machine: the magic, then version 1 as 01 00 00 00.
-    CHECK(std::memcmp(bytes.data(), "BOIDSNAP\x01\x00\x00\x00", 12) == 0);
+    // Little-endian whatever the machine: the magic, then version 2 as 02 00 00 00.
+    CHECK(std::memcmp(bytes.data(), "BOIDSNAP\x02\x00\x00\x00", 12) == 0);
+    CHECK(r.layout() == 0);
+}
+
+TEST_CASE("snapshot: the layout number travels in the header; version 1 headers read as layout 0", "[snapshot]") {
+    std::vector<unsigned char> bytes;
+    boids::snapshot_writer w(bytes);
+    w.begin(kind, 8, 2, 1, 7);
+    w.put(std::uint32_t{0xCAFE});
+    w.finish();
+    REQUIRE(bytes.size() == boids::snapshot_header_bytes + 4);
+    auto read = [](const std::vector<unsigned char>& b, std::uint32_t& layout, std::uint32_t& x) {
+        boids::snapshot_reader r{boids::span<const unsigned char>(b)};
+        std::uint64_t count = 0;
+        if (const auto v = r.open(kind, 8, 2, count); !v) return std::string(v.field);
+        layout = r.layout();
+        r.get(x);
+        const auto v = r.done();
+        return std::string(v.ok() ? "ok" : v.field);
+    };
+    std::uint32_t layout = 0, x = 0;
+    CHECK(read(bytes, layout, x) == "ok");
+    CHECK((layout == 7 && x == 0xCAFE));
+    // The same snapshot in the version 1 header (no layout field), as earlier
+    // versions of the library wrote it.
+    auto old = bytes;
+    old[8] = 1;
+    old.erase(old.begin() + 16, old.begin() + 20);
+    const std::size_t v1 = boids::detail::snapshot_header_bytes_v1;
+    const std::uint64_t sum = boids::detail::snapshot_checksum(old.data(), old.size() - v1, v1);
+    for (std::size_t i = 0; i < 8; ++i) old[v1 - 8 + i] = static_cast<unsigned char>(sum >> (8 * i));
+    layout = 9;
+    x = 0;
+    CHECK(read(old, layout, x) == "ok");
+    CHECK((layout == 0 && x == 0xCAFE));
+    // Flipped bytes and cut buffers of the old header are refused as the new ones are.
+    for (std::size_t i = 0; i < old.size(); ++i) {
+        auto flipped = old;
+        flipped[i] ^= 0x10;
+        CAPTURE(i);
+        CHECK(read(flipped, layout, x) != "ok");
+    }
+    for (std::size_t n = 0; n < old.size(); ++n) {
+        const std::vector<unsigned char> cut(old.begin(), old.begin() + static_cast<std::ptrdiff_t>(n));
+        CAPTURE(n);
+        CHECK(read(cut, layout, x) != "ok");
+    }
 }
 
 TEST_CASE("snapshot: a wrong header, a truncated or corrupt buffer is refused, naming why", "[snapshot][contract]") {
@@ -76,7 +122,7 @@ TEST_CASE("snapshot: a wrong header, a truncated or corrupt buffer is refused, n
     bad_magic[0] = 'X';
     CHECK(field(open(bad_magic)) == "magic");
     auto bad_version = good;
-    bad_version[8] = 2;
+    bad_version[8] = 3;
     CHECK(field(open(bad_version)) == "format version");
     // Every shorter prefix, and every single flipped byte, is refused.
     for (std::size_t n = 0; n < good.size(); ++n) {

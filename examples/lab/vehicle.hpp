@@ -102,6 +102,10 @@ inline bool load_vehicle(const vehicle_options& o, const std::vector<unsigned ch
         error = snapshot_error(o.load, v);
         return false;
     }
+    if (r.layout() != 0) {
+        error = snapshot_error(o.load, {"layout", "saved by another version of boids-lab"});
+        return false;
+    }
     std::uint32_t mode = 0;
     double dt = 0;
     std::uint64_t step = 0;

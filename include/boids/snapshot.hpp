@@ -2,10 +2,13 @@
 //
 // A snapshot is a small header and a payload:
 //
-//   magic "BOIDSNAP" | format version u32 | kind u32 | scalar bytes u32 (4: float,
-//   8: double) | dimension u32 | count u64 | payload bytes u64 | checksum u64
+//   magic "BOIDSNAP" | format version u32 (2) | kind u32 | layout u32 | scalar bytes
+//   u32 (4: float, 8: double) | dimension u32 | count u64 | payload bytes u64 | checksum u64
 //
-// (the checksum: FNV-1a 64 of every byte before it and of the payload)
+// (the checksum: FNV-1a 64 of every byte before it and of the payload). The layout
+// numbers the kind's payload: a type bumps it whenever its fields change, so that a
+// reader can refuse (or convert) a payload of another layout, naming the reason,
+// instead of misreading it. Version 1 headers (no layout field: layout 0) still load.
 //
 // then the payload: fixed-width integers and IEEE-754 bit patterns, little-endian
 // whatever the machine, in an order that the type being saved defines once for both
@@ -28,8 +31,9 @@
 
 namespace boids {
 
-inline constexpr std::uint32_t snapshot_format_version = 1;
-inline constexpr std::size_t snapshot_header_bytes = 8 + 4 * 4 + 8 * 3;
+inline constexpr std::uint32_t snapshot_format_version = 2;
+// The header this library writes (format version 2).
+inline constexpr std::size_t snapshot_header_bytes = 8 + 4 * 5 + 8 * 3;
 
 // What a snapshot holds (its header's kind): the library's kinds, and a range for
 // the user's own.
@@ -50,8 +54,11 @@ inline constexpr unsigned char snapshot_magic[8] = {'B', 'O', 'I', 'D', 'S', 'N'
     }
     return h;
 }
+// The header of format version 1, which had no layout field.
+inline constexpr std::size_t snapshot_header_bytes_v1 = snapshot_header_bytes - 4;
 // The checksum of the snapshot starting at p: its header up to the checksum, then its payload.
-[[nodiscard]] inline std::uint64_t snapshot_checksum(const unsigned char* p, std::size_t payload_bytes) noexcept;
+[[nodiscard]] inline std::uint64_t snapshot_checksum(const unsigned char* p, std::size_t payload_bytes,
+                                                     std::size_t header_bytes = snapshot_header_bytes) noexcept;
 }  // namespace detail
 
 // Appends a snapshot to a byte vector: begin() writes the header, the put calls the
@@ -60,11 +67,14 @@ class snapshot_writer {
 public:
     explicit snapshot_writer(std::vector<unsigned char>& out) noexcept : out_(out) {}
 
-    void begin(snapshot_kind kind, std::uint32_t scalar_bytes, std::uint32_t dimension, std::uint64_t count) {
+    // `layout`: the number of the kind's payload layout (see the header above).
+    void begin(snapshot_kind kind, std::uint32_t scalar_bytes, std::uint32_t dimension, std::uint64_t count,
+               std::uint32_t layout = 0) {
         start_ = out_.size();
         out_.insert(out_.end(), detail::snapshot_magic, detail::snapshot_magic + 8);
         put(snapshot_format_version);
         put(static_cast<std::uint32_t>(kind));
+        put(layout);
         put(scalar_bytes);
         put(dimension);
         put(count);
@@ -129,35 +139,45 @@ public:
 
     // Checks the header; `count` receives its count. With more_may_follow, bytes past
     // this snapshot's end are left alone (the next snapshot of a file that holds
-    // several, one after the other); used() says where this one ends.
+    // several, one after the other); used() says where this one ends. The layout is
+    // the caller's to check (layout()): a type may read older layouts of its own.
     validation open(snapshot_kind kind, std::uint32_t scalar_bytes, std::uint32_t dimension, std::uint64_t& count,
                     bool more_may_follow = false) noexcept {
-        if (bytes_.size() < snapshot_header_bytes) return fail("header", "shorter than a snapshot header (truncated?)");
+        if (bytes_.size() < detail::snapshot_header_bytes_v1)
+            return fail("header", "shorter than a snapshot header (truncated?)");
         if (std::memcmp(bytes_.data(), detail::snapshot_magic, 8) != 0) return fail("magic", "not a boids snapshot");
         pos_ = 8;
-        limit_ = snapshot_header_bytes;
+        limit_ = 12;
         std::uint32_t version = 0, k = 0, sb = 0, dim = 0;
         std::uint64_t length = 0, sum = 0;
         get(version);
+        if (version != 1 && version != snapshot_format_version)
+            return fail("format version", "not a version this library reads (1 or 2)");
+        const std::size_t header = version == 1 ? detail::snapshot_header_bytes_v1 : snapshot_header_bytes;
+        if (bytes_.size() < header) return fail("header", "shorter than a snapshot header (truncated?)");
+        limit_ = header;
+        layout_ = 0;
         get(k);
+        if (version != 1) get(layout_);
         get(sb);
         get(dim);
         get(count);
         get(length);
         get(sum);
-        if (version != snapshot_format_version) return fail("format version", "not a version this library reads");
         if (k != static_cast<std::uint32_t>(kind)) return fail("kind", "a snapshot of something else");
         if (sb != scalar_bytes) return fail("scalar type", "saved with another scalar type (float or double)");
         if (dim != dimension) return fail("dimension", "saved with another dimension");
-        const std::size_t room = bytes_.size() - snapshot_header_bytes;
+        const std::size_t room = bytes_.size() - header;
         if (length > room || (!more_may_follow && length != room))
             return fail("length", "the payload is truncated or has bytes past its end");
         const std::size_t payload = static_cast<std::size_t>(length);
-        if (sum != detail::snapshot_checksum(bytes_.data(), payload))
+        if (sum != detail::snapshot_checksum(bytes_.data(), payload, header))
             return fail("checksum", "the snapshot is corrupt");
-        limit_ = snapshot_header_bytes + payload;
+        limit_ = header + payload;
         return {};
     }
+    // The header's layout number (0 for a version 1 header), after a successful open().
+    [[nodiscard]] std::uint32_t layout() const noexcept { return layout_; }
     // The bytes this snapshot takes, header included (after a successful open()).
     [[nodiscard]] std::size_t used() const noexcept { return limit_; }
     [[nodiscard]] validation done() noexcept {
@@ -265,13 +285,15 @@ private:
     }
     span<const unsigned char> bytes_;
     std::size_t pos_ = 0, limit_ = 0;
+    std::uint32_t layout_ = 0;
     validation error_{};
 };
 
 namespace detail {
-inline std::uint64_t snapshot_checksum(const unsigned char* p, std::size_t payload_bytes) noexcept {
-    const std::uint64_t h = fnv1a64(p, snapshot_header_bytes - 8);
-    return fnv1a64(p + snapshot_header_bytes, payload_bytes, h);
+inline std::uint64_t snapshot_checksum(const unsigned char* p, std::size_t payload_bytes,
+                                       std::size_t header_bytes) noexcept {
+    const std::uint64_t h = fnv1a64(p, header_bytes - 8);
+    return fnv1a64(p + header_bytes, payload_bytes, h);
 }
 }  // namespace detail
 

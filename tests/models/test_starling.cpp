@@ -369,6 +369,36 @@ TEST_CASE("starling: the field parameters save and load with the flock", "[starl
     CHECK(same_bits(v, w));
 }
 
+TEST_CASE("starling: a snapshot of another layout is refused as such, the flock left alone",
+          "[starling][snapshot][contract]") {
+    auto m = quiet_params();
+    std::vector<bird> p, v;
+    boids::starling::starting_cloud(3, 30, m, p, v);
+    boids::starling::flock<bird> f(m, p.size());
+    f.step(boids::span<bird>(p), boids::span<bird>(v));
+    std::vector<unsigned char> bytes;
+    f.save(bytes);
+    auto relabel = [&](std::uint32_t layout) {  // the same payload under another layout number
+        auto b = bytes;
+        for (std::size_t i = 0; i < 4; ++i) b[16 + i] = static_cast<unsigned char>(layout >> (8 * i));
+        const std::uint64_t sum = boids::detail::snapshot_checksum(b.data(), b.size() - boids::snapshot_header_bytes);
+        for (std::size_t i = 0; i < 8; ++i)
+            b[boids::snapshot_header_bytes - 8 + i] = static_cast<unsigned char>(sum >> (8 * i));
+        return b;
+    };
+    boids::starling::flock<bird> g(m, 5);
+    const auto same = relabel(boids::starling::snapshot_layout);
+    REQUIRE(g.load(boids::span<const unsigned char>(same)));
+    CHECK(g.flight().size() == 30);
+    boids::starling::flock<bird> h(m, 5);
+    for (std::uint32_t other : {0u, boids::starling::snapshot_layout + 1}) {
+        const auto relabelled = relabel(other);
+        const boids::validation why = h.load(boids::span<const unsigned char>(relabelled));
+        CHECK(std::string(why.ok() ? "ok" : why.field) == "layout");
+        CHECK(h.flight().size() == 5);
+    }
+}
+
 TEST_CASE("starling: a bird with a blind sector behind aligns with nobody there", "[starling][field]") {
     // A bird flying x with one neighbour straight behind (flying z) and one far ahead
     // (flying -z): k = 1. Without a blind sector it aligns with the one behind (the

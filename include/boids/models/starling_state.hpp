@@ -19,6 +19,11 @@
 namespace boids {
 namespace starling {
 
+// The layout of a starling snapshot's payload (the header's layout field): bumped
+// whenever the saved fields change (each_param, each_bird_field, save_state), so
+// that a snapshot of another library version is refused as such.
+inline constexpr std::uint32_t snapshot_layout = 1;
+
 // A disturbance as it happened: when, how many birds it hit directly, and how many
 // performed the manoeuvre in all (those hit, plus every copy).
 struct disturbance_record {
@@ -111,7 +116,8 @@ void save_state(const flock_state<V>& st, std::vector<unsigned char>& out, const
     using S = scalar_t<V>;
     const bool birds = positions != nullptr && velocities != nullptr;
     snapshot_writer w(out);
-    w.begin(birds ? snapshot_kind::starling_flock_with_birds : snapshot_kind::starling_flock, sizeof(S), 3, st.n);
+    w.begin(birds ? snapshot_kind::starling_flock_with_birds : snapshot_kind::starling_flock, sizeof(S), 3, st.n,
+            snapshot_layout);
     auto put = [&w](const auto& x) {
         using T = std::decay_t<decltype(x)>;
         if constexpr (std::is_same_v<T, std::size_t>) w.put(static_cast<std::uint64_t>(x));
@@ -159,6 +165,8 @@ validation load_state(flock_state<V>& into, span<const unsigned char> bytes,
                    count, used != nullptr);
         !v)
         return v;
+    if (r.layout() != snapshot_layout)
+        return {"layout", "saved by another version of the library, whose flock has other fields"};
     if (count > r.left()) return {"count", "more birds than the payload can hold"};
     flock_state<V> f;
     auto get = [&r](auto& x) {
