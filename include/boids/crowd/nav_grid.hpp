@@ -78,7 +78,7 @@ public:
             changed |= mark_inside(outlines[outlines_seen_]);
             changed |= mark_near(outlines[outlines_seen_]);
         }
-        if (changed || open_.size() != flags_.size()) measure_open();
+        if (changed || sight_.size() != flags_.size()) measure_open();
         return changed;
     }
 
@@ -112,28 +112,30 @@ public:
     [[nodiscard]] bool clear_line(const V& a, const V& b) const noexcept {
         if (cell_at(a) == none || cell_at(b) == none) return false;
         // Every cell must be outside; between the first and last walkable ones,
-        // walkable. Across open ground the walk jumps: every cell within open_[c] - 1
+        // walkable. Across open ground the walk jumps: every cell within sight_[c] - 2
         // of a cell c is walkable.
         const S ax = (boids::get(a, 0) - x0_) / h_, ay = (boids::get(a, 1) - y0_) / h_;
         const S dx = (boids::get(b, 0) - x0_) / h_ - ax, dy = (boids::get(b, 1) - y0_) / h_ - ay;
         const S inf = std::numeric_limits<S>::infinity();
         const S tdx = dx != S(0) ? S(1) / std::fabs(dx) : inf, tdy = dy != S(0) ? S(1) / std::fabs(dy) : inf;
-        const S widest = std::max(std::fabs(dx), std::fabs(dy));
+        const S per_cell = S(1) / std::max(std::fabs(dx), std::fabs(dy));  // t along the widest axis
         const std::ptrdiff_t sx = dx > S(0) ? 1 : -1, sy = dy > S(0) ? 1 : -1;
         const auto cols = static_cast<std::ptrdiff_t>(columns_), rows = static_cast<std::ptrdiff_t>(rows_);
         const auto ex = static_cast<std::ptrdiff_t>(ax + dx), ey = static_cast<std::ptrdiff_t>(ay + dy);
+        const std::uint16_t* sight = sight_.data();
         bool met_walkable = false, shut_since = false;
-        auto visit = [&](std::ptrdiff_t x, std::ptrdiff_t y) {  // false: not clear
-            const std::size_t c = static_cast<std::size_t>(y * cols + x);
-            if (inside(c)) return false;
-            if (walkable(c)) {
-                if (met_walkable && shut_since) return false;
+        // The cell's sight_, or 0 when the line is not clear there.
+        auto visit = [&](std::ptrdiff_t x, std::ptrdiff_t y) -> std::uint16_t {
+            const std::uint16_t o = sight[y * cols + x];
+            if (o == 0) return 0;  // inside an obstacle
+            if (o >= 2) {
+                if (met_walkable && shut_since) return 0;
                 met_walkable = true;
                 shut_since = false;
             } else {
                 shut_since = true;
             }
-            return true;
+            return o;
         };
         S t = S(0);
         for (;;) {  // from the point at t: a walk from cell to cell until a jump
@@ -150,12 +152,14 @@ public:
             std::size_t left = static_cast<std::size_t>(std::abs(ex - cx) + std::abs(ey - cy)) + 1;
             bool jumped = false;
             while (!jumped) {
-                if (!visit(cx, cy)) return false;
+                const std::uint16_t open = visit(cx, cy);
+                if (open == 0) return false;
                 if ((cx == ex && cy == ey) || left-- == 0) return true;
-                const std::uint16_t open = open_[static_cast<std::size_t>(cy * cols + cx)];
                 if (open >= 3 && met_walkable && !shut_since) {
-                    // Every cell within open - 1 of this one is walkable: skip them.
-                    const S next = t + static_cast<S>(open - 2) / widest;
+                    // Every cell within open - 2 of this one is walkable: skip to half a
+                    // cell (along the widest axis) before the line leaves their square.
+                    const S reach = static_cast<S>(open - 2);
+                    const S next = std::min(tx + reach * tdx, ty + reach * tdy) - S(0.5) * per_cell;
                     if (next >= S(1)) return true;
                     if (next > std::min(tx, ty)) {
                         t = next;
@@ -164,8 +168,8 @@ public:
                     }
                 }
                 if (tx == ty) {  // through a corner: the two cells beside it are touched too
-                    if (cx + sx >= 0 && cx + sx < cols && !visit(cx + sx, cy)) return false;
-                    if (cy + sy >= 0 && cy + sy < rows && !visit(cx, cy + sy)) return false;
+                    if (cx + sx >= 0 && cx + sx < cols && visit(cx + sx, cy) == 0) return false;
+                    if (cy + sy >= 0 && cy + sy < rows && visit(cx, cy + sy) == 0) return false;
                     cx += sx;
                     cy += sy;
                     t = tx;
@@ -343,13 +347,14 @@ private:
         }
         return changed;
     }
-    // open_[c]: 0 for a cell that is not walkable, else 1 + the chessboard distance
-    // to the nearest cell that is not (or to the grid's edge), at most 65535: two
-    // passes of a chamfer distance.
+    // sight_[c], what clear_line reads of a cell in one load: 0 inside an obstacle,
+    // 1 outside but not walkable, else 1 + the chessboard distance to the nearest cell
+    // that is not walkable (or past the grid's edge), at most 65535, so that every cell
+    // within sight_[c] - 2 of c is walkable: two passes of a chamfer distance.
     void measure_open() {
-        open_.assign(flags_.size(), 0);
+        sight_.assign(flags_.size(), 0);
         const std::size_t cols = columns_;
-        auto at = [&](std::size_t x, std::size_t y) -> std::uint16_t& { return open_[y * cols + x]; };
+        auto at = [&](std::size_t x, std::size_t y) -> std::uint16_t& { return sight_[y * cols + x]; };
         for (std::size_t y = 0; y < rows_; ++y)
             for (std::size_t x = 0; x < cols; ++x) {
                 if (flags_[y * cols + x] != 0) continue;
@@ -357,7 +362,7 @@ private:
                 if (x > 0 && y > 0 && x + 1 < cols) {
                     m = std::min({at(x - 1, y), at(x - 1, y - 1), at(x, y - 1), at(x + 1, y - 1)}) + 1u;
                 }
-                at(x, y) = static_cast<std::uint16_t>(std::min(m, 65535u));
+                at(x, y) = static_cast<std::uint16_t>(std::min(m, 65534u));
             }
         for (std::size_t y = rows_; y-- > 0;)
             for (std::size_t x = cols; x-- > 0;) {
@@ -370,6 +375,10 @@ private:
                 const unsigned m = std::min({at(x + 1, y), at(x + 1, y + 1), at(x, y + 1), at(x - 1, y + 1)}) + 1u;
                 if (m < o) o = static_cast<std::uint16_t>(m);
             }
+        for (std::size_t c = 0; c < sight_.size(); ++c) {
+            std::uint16_t& o = sight_[c];
+            o = o != 0 ? static_cast<std::uint16_t>(o + 1) : (flags_[c] & inside_flag) != 0 ? 0 : 1;
+        }
     }
 
     // The first row whose centre lies at or after y (clamped to [0, rows]).
@@ -384,7 +393,7 @@ private:
     S x0_ = S(0), y0_ = S(0), h_ = S(1);
     std::size_t columns_ = 0, rows_ = 0, outlines_seen_ = 0;
     std::vector<std::uint8_t> flags_;
-    std::vector<std::uint16_t> open_;
+    std::vector<std::uint16_t> sight_;
 };
 
 }  // namespace boids
