@@ -733,6 +733,32 @@ TEST_CASE("every boid of a packed 3D flock on the kernel: its summary is brute f
     }
 }
 
+TEST_CASE(
+    "a 3D cone leaves its share of the sphere: a cap of hundreds in a packed ball finds its nearest in small cells",
+    "[flock][dense]") {
+    // 3,000 boids in a ball 12 across, radius 4, a 270-degree cone: about 85% of the
+    // directions (a cap of the sphere), not the 75% a circle would leave. With that share
+    // the nearest 215 lie within about 0.8 of the radius and the grid picks cells under
+    // 0.45 of it; with the circle's it did not.
+    std::vector<test::dvec3> p, v;
+    packed_flock(5, 3000, 12.0, p, v);
+    for (std::size_t cap : {std::size_t(215), std::size_t(64)}) {
+        auto cfg = cube_config(2000.0);
+        cfg.world = boids::world<double, 3>{};
+        cfg.neighbors = boids::neighborhood_kind::metric;
+        cfg.view_radius = 4.0;
+        cfg.view_angle = 270;
+        cfg.max_neighbors = cap;
+        boids::uniform_grid<test::dvec3> grid(cfg.world, cfg.view_radius);
+        boids::flock_workspace<test::dvec3> ws;
+        const auto got = summaries_of_step(cfg, p, v, grid, ws);
+        CAPTURE(cap, grid.cell_size());
+        if (cap == 215) CHECK(grid.cell_size() < cfg.view_radius * 0.45);  // 64: cells of twice its ball, one ring
+        CHECK(ws.report.boids_off_kernel == 0);
+        CHECK(summaries_off_brute_force(cfg, p, v, got) == 0);
+    }
+}
+
 TEST_CASE("a cap that a crowd far exceeds: the nearest found two rings of small cells out, as brute force finds them",
           "[flock][dense]") {
     // 4,000 lesson boids in a 180 px square: about 1,400 within the radius, so the

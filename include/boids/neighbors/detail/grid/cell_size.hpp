@@ -39,17 +39,19 @@ struct cell_choice {
 
 // For a grid built with cells of about `radius`: where a typical boid sees more than
 // twice its `nearest` within the radius (with a cone that leaves `seen` of the
-// directions), cells about as wide as the ball that holds them, so that they
-// lie in the box of cells around its own (the fused step proves it boid by boid,
-// and looks further where they do not); for a metric query never below a sixteenth
-// of the radius, so its reach stays short, while a topological one
-// (`within_radius` false: the radius only bounds it) has no floor. Where that ball is
-// too wide for such cells to save much (a cap of hundreds: cells of 0.85 radius and
-// more), a metric query gets cells of about half the ball's radius, two rings of
-// which hold them: a box 2.75 times the ball's radius across, where reading the whole
-// view radius needs one 2.5 view radii across. Otherwise, where cells of the radius
-// hold many, cells of half of it (a block 2.5 radii across, not 3, wastes fewer
-// candidates, and still serves several boids); else the radius.
+// directions: of the circle in 2D, of the sphere in 3D), cells about as wide as the
+// ball that holds them, so that they lie in the box of cells around its own (the
+// fused step proves it boid by boid, and looks further where they do not); for a
+// metric query never below a sixteenth of the radius, so its reach stays short, while
+// a topological one (`within_radius` false: the radius only bounds it) has no floor.
+// Where a boid sees more than its nearest but that ball is too wide for such cells to
+// save much (a cap of hundreds: cells of 0.85 radius and more), a metric query gets
+// cells of about half the ball's radius, two rings of which hold them, as long as
+// those cells are under 0.45 of the radius: a box 2.75 times the ball's radius
+// across, where reading the whole view radius needs one 2.5 view radii across.
+// Otherwise, where cells of the radius hold many, cells of half of it (a block 2.5
+// radii across, not 3, wastes fewer candidates, and still serves several boids); else
+// the radius.
 template <class V>
 [[nodiscard]] cell_choice<scalar_t<V>> cells_for_query(const grid_cells<V, false>& g, scalar_t<V> radius,
                                                        std::size_t nearest, scalar_t<V> seen,
@@ -66,8 +68,8 @@ template <class V>
     const double ball = D == 2   ? pi<double> * r * r
                         : D == 3 ? 4.0 / 3.0 * pi<double> * r * r * r
                                  : std::pow(2 * r, double(D));
-    if (nearest != std::numeric_limits<std::size_t>::max() &&
-        density * ball * share > 2.0 * static_cast<double>(nearest)) {
+    const double seen_count = density * ball * share;
+    if (nearest != std::numeric_limits<std::size_t>::max() && seen_count > static_cast<double>(nearest)) {
         // The nearest within a ball of volume nearest / (share density).
         const double k_ball = static_cast<double>(nearest) / (share * density);
         const double k_radius = D == 2   ? std::sqrt(k_ball / pi<double>)
@@ -77,7 +79,8 @@ template <class V>
         // holds 27 cells, not 9, one and a half times.)
         const double wide = (D == 2 ? 2.0 : 1.5) * k_radius;
         const double cell = within_radius ? std::fmax(wide, r / 16.0) : wide;
-        if (cell > 0 && cell < 0.85 * r) return {static_cast<S>(cell), 1};
+        if (seen_count > 2.0 * static_cast<double>(nearest) && cell > 0 && cell < 0.85 * r)
+            return {static_cast<S>(cell), 1};
         const double ringed = 0.55 * k_radius;  // two rings of it: 1.1 times the ball's radius
         if (within_radius && ringed >= r / 16.0 && ringed <= 0.45 * r) return {static_cast<S>(ringed), 2};
     }

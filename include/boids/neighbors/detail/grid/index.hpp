@@ -44,7 +44,8 @@ public:
     // The query the next builds serve, so that the grid picks its cell size from the
     // positions of each build: every boid within `radius`, of which the `nearest`
     // nearest count (SIZE_MAX: all), with a cone that leaves `seen` of the directions
-    // (1: none). flock_step says so before each build; a dense grid then sizes its
+    // (1: none; in 3D the sphere's share, (1 - cos(angle / 2)) / 2). flock_step says so
+    // before each build; a dense grid then sizes its
     // cells so a boid's nearest lie in the cells around its own (see cells_for_query).
     // `within_radius` false: a topological query, the `nearest` nearest within
     // `radius` (its cells are sized by the flock's density alone). A radius of 0: no
