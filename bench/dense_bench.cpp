@@ -9,6 +9,8 @@
 //   step/dense3d/grid/20000/ball:R/cone:C/cap:K      20,000 boids in a ball of R view
 //        radii (radius 1) in an open world (the grid covers the flock); and
 //        dense3d_own_loop
+//   step/box3d/grid/20000/ball:6/WORLD/side:S/cap:16 the ball of 6 radii in the corner
+//        of a bounded or toroidal box S radii across (200, 2000)
 //   neighbors/knn3d/grid/20000/ball:R/k:K            the k nearest of every boid
 //        (nearest_in_slots), the grid's cell the radius or the grid's own pick
 // Counters: neighbors_per_boid (within the radius and the cone, before the cap),
@@ -31,6 +33,9 @@ struct dense_scene {
     double extent = 800;  // 2D: the square's side, px; 3D: the ball's radius, in view radii
     double cone = 360;
     std::size_t cap = 0;  // 0: no cap
+    // 3D: the world, a box of this side (0: open) whose corner holds the ball.
+    boids::edges edges = boids::edges::open;
+    double side = 0;
 };
 
 template <class V>
@@ -46,6 +51,7 @@ boids::flock_config<V> dense_config(const dense_scene& sc) {
         c.separate = {S(0.5), boids::separation_falloff::linear, S(10)};
         c.align = {boids::social_form::linear, S(1)};
         c.cohere = {boids::social_form::linear, S(0.3)};
+        if (sc.side > 0) c.world = boids::world_for<V>::box(sc.edges, {S(sc.side), S(sc.side), S(sc.side)});
     }
     c.view_angle = S(sc.cone);
     c.max_neighbors = sc.cap == 0 ? boids::no_cap : sc.cap;
@@ -241,6 +247,20 @@ void register_dense(const char* kind, std::size_t n, const char* extent_key, std
 const bool registered = [] {
     register_dense<f2>("dense2d", 5000, "patch", {800.0, 400.0, 200.0});
     register_dense<f3>("dense3d", 20000, "ball", {6.0, 4.0, 3.0});
+    // The ball of 6 radii in a box 200 radii across, in its corner, or 2,000 across.
+    for (auto edges : {boids::edges::bounded, boids::edges::toroidal})
+        for (double side : {200.0, 2000.0}) {
+            dense_scene sc{true, 6.0, 360.0, 16};
+            sc.edges = edges;
+            sc.side = side;
+            const std::string name = std::string("step/box3d/grid/20000/ball:6/") +
+                                     (edges == boids::edges::bounded ? "bounded" : "toroidal") +
+                                     "/side:" + std::to_string(int(side)) + "/cap:16";
+            benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& s) { bm_dense_step<f3>(s, sc, false); })
+                ->Arg(20000)
+                ->Unit(benchmark::kMillisecond)
+                ->UseRealTime();
+        }
     for (double ball : {6.0, 4.0, 3.0})
         for (std::size_t k : {std::size_t(7), std::size_t(24)})
             for (bool own_cell : {false, true}) {

@@ -28,10 +28,10 @@ TEMPLATE_TEST_CASE("uniform_grid in a world only a cell or two wide", "[uniform_
 }
 
 TEST_CASE("uniform_grid lays out whole cells a little larger than asked", "[uniform_grid]") {
-    std::vector<plain_vec2> none;
+    const std::vector<plain_vec2> corners{{0.f, 0.f}, {899.f, 539.f}};  // a flock from corner to corner
     boids::uniform_grid<plain_vec2> g(boids::world<float, 2>::box(boids::edges::wrap, {900.f, 540.f}), 60.f);
-    g.build(boids::span<const plain_vec2>(none));
-    // Cells at least 60 px plus a 1/64 margin for rounding: 900 / 60.9375 -> 14, 540 -> 8.
+    g.build(boids::span<const plain_vec2>(corners));
+    // Cells at least 60 px plus a 1/64 margin for rounding: 899 / 60.9375 -> 14, 539 -> 8.
     CHECK(g.cells_per_axis()[0] == 14);
     CHECK(g.cells_per_axis()[1] == 8);
     CHECK(g.bucket_count() == 112);
@@ -51,6 +51,39 @@ TEST_CASE("uniform_grid keeps its cells near 8 a boid for a flat cloud spread fa
     CHECK(seen == 1);  // still exact
 }
 
+TEST_CASE("uniform_grid over a large box covers the flock, not the box", "[uniform_grid]") {
+    // 3,000 boids in a ball 12 across in a corner of a 2,000 x 2,000 x 2,000 box: tiling
+    // the box with at most about 8 cells a boid gave cells near 70 wide for a radius of
+    // 4, and every boid read the whole flock.
+    boids::random_stream rng(3);
+    std::vector<test::dvec3> p(3000);
+    for (auto& x : p) {
+        test::dvec3 u;
+        do {
+            u = {rng.uniform(-1.0, 1.0), rng.uniform(-1.0, 1.0), rng.uniform(-1.0, 1.0)};
+        } while (boids::dot(u, u) > 1.0);
+        x = {30 + 6 * u.x, 30 + 6 * u.y, 30 + 6 * u.z};
+    }
+    for (auto kind : {boids::edges::bounded, boids::edges::wrap}) {
+        const auto world = boids::world<double, 3>::box(kind, {2000.0, 2000.0, 2000.0});
+        boids::uniform_grid<test::dvec3> g(world, 4.0);
+        g.build(boids::span<const test::dvec3>(p));
+        CAPTURE(static_cast<int>(kind));
+        for (std::size_t d = 0; d < 3; ++d) CHECK(g.cells_per_axis()[d] <= 3);  // 12 / 4.0625
+        // Still every neighbour, all_pairs' own.
+        boids::all_pairs<test::dvec3> brute(world);
+        brute.build(boids::span<const test::dvec3>(p));
+        for (std::size_t i = 0; i < p.size(); i += 97) {
+            std::vector<std::size_t> a, b;
+            g.for_each_within(i, 4.0, [&](const boids::neighbor<double, 3>& nb) { a.push_back(nb.index); });
+            brute.for_each_within(i, 4.0, [&](const boids::neighbor<double, 3>& nb) { b.push_back(nb.index); });
+            std::sort(a.begin(), a.end());
+            std::sort(b.begin(), b.end());
+            CHECK(a == b);
+        }
+    }
+}
+
 TEMPLATE_TEST_CASE("uniform_grid pads a torus's cells only by what rounding needs", "[uniform_grid][property]",
                    BOIDS_ALL_VEC_TYPES) {
     // 14.08 cells of the radius fit across this torus: a 1/64 margin would leave 13
@@ -63,9 +96,10 @@ TEMPLATE_TEST_CASE("uniform_grid pads a torus's cells only by what rounding need
     {
         boids::uniform_grid<V> torus(test::box<V>(boids::edges::toroidal, 21.544, 21.544, 21.544), radius);
         boids::uniform_grid<V> bounded(test::box<V>(boids::edges::bounded, 21.544, 21.544, 21.544), radius);
-        const std::vector<V> one{boids::zero<V>()};
-        torus.build(boids::span<const V>(one));
-        bounded.build(boids::span<const V>(one));
+        // (A box world's grid covers its boids: here two, in opposite corners.)
+        const std::vector<V> two{boids::zero<V>(), boids::generate<V>([](std::size_t) { return S(21.54); })};
+        torus.build(boids::span<const V>(two));
+        bounded.build(boids::span<const V>(two));
         for (std::size_t d = 0; d < D; ++d) {
             CHECK(torus.cells_per_axis()[d] == 14);
             CHECK(bounded.cells_per_axis()[d] == 13);
@@ -272,19 +306,13 @@ TEMPLATE_TEST_CASE("uniform_grid puts every boid in the cell its coordinates nam
     const bool torus = kind == boids::edges::toroidal;
     const auto world = test::box<V>(kind, 60, 45, 30);
     boids::uniform_grid<V> g(world, S(3));
-    g.build(boids::span<const V>());  // a box world's cells do not depend on the boids (fewer than the cap)
-    const auto cells = g.cells_per_axis();
-    REQUIRE(cells[0] > 10);
-    auto width = [&](std::size_t d) { return world.size[d] / static_cast<S>(cells[d]); };
-    // Cell j of axis d holds [j w, (j + 1) w), w = side / cells; a torus wraps first,
-    // a bounded world clamps to its edge cells (NaN to cell 0).
-    auto cell_of = [&](S x, std::size_t d) {
-        if (torus) x = boids::world_for<V>::wrap_scalar(x, world.size[d]);
-        S t = x / width(d);
-        if (!(t >= S(0))) t = S(0);
-        if (t > static_cast<S>(cells[d] - 1)) t = static_cast<S>(cells[d] - 1);
-        return static_cast<std::size_t>(t);
-    };
+    // The cells that tile the box (a torus's, whatever its boids; a bounded world's
+    // grid covers its boids instead, below).
+    boids::uniform_grid<V> tiling(test::box<V>(boids::edges::toroidal, 60, 45, 30), S(3));
+    tiling.build(boids::span<const V>());
+    const auto tiles = tiling.cells_per_axis();
+    REQUIRE(tiles[0] > 10);
+    auto tile_width = [&](std::size_t d) { return world.size[d] / static_cast<S>(tiles[d]); };
     // 1,037 boids (the build goes by chunks of 64: a tail, and whole chunks inside
     // the box as well as chunks with a boid outside it), many exactly on cell edges.
     boids::random_stream rng(7);
@@ -292,8 +320,8 @@ TEMPLATE_TEST_CASE("uniform_grid puts every boid in the cell its coordinates nam
     for (std::size_t i = 0; i < pos.size(); ++i) {
         pos[i] = boids::generate<V>([&](std::size_t d) {
             const double u = rng.uniform(0, 1);
-            if (i % 3 == 0) return static_cast<S>(std::floor(u * cells[d])) * width(d);  // on an edge
-            if (i % 7 == 1) return std::nextafter(world.size[d], S(0));                  // the last value inside
+            if (i % 3 == 0) return static_cast<S>(std::floor(u * tiles[d])) * tile_width(d);  // on an edge
+            if (i % 7 == 1) return std::nextafter(world.size[d], S(0));                       // the last value inside
             return static_cast<S>(u * static_cast<double>(world.size[d]));
         });
         if (i >= 700 && i % 50 == 0)
@@ -302,7 +330,37 @@ TEMPLATE_TEST_CASE("uniform_grid puts every boid in the cell its coordinates nam
     }
     pos[1000] = boids::generate<V>([](std::size_t) { return std::numeric_limits<S>::quiet_NaN(); });
     g.build(boids::span<const V>(pos));
-    REQUIRE(g.cells_per_axis() == cells);
+    const auto cells = g.cells_per_axis();
+    if (torus) REQUIRE(cells == tiles);
+    REQUIRE(cells[0] > 10);
+    // Where the cells start and how wide they are: the box's for a torus, else the
+    // bounding box of the finite boids (here from -3 - d to the side + 1).
+    S origin[D], width[D];
+    for (std::size_t d = 0; d < D; ++d) {
+        S lo = S(0), hi = world.size[d];
+        if (!torus) {
+            lo = std::numeric_limits<S>::max();
+            hi = std::numeric_limits<S>::lowest();
+            for (const V& x : pos)
+                if (boids::is_finite(x)) {
+                    lo = std::min(lo, boids::get(x, d));
+                    hi = std::max(hi, boids::get(x, d));
+                }
+            CHECK(lo == S(-3) - static_cast<S>(d));
+            CHECK(hi == world.size[d] + S(1));
+        }
+        origin[d] = lo;
+        width[d] = (hi - lo) / static_cast<S>(cells[d]);
+    }
+    // Cell j of axis d holds [origin + j w, origin + (j + 1) w); a torus wraps first,
+    // a bounded world clamps to its edge cells (NaN to cell 0).
+    auto cell_of = [&](S x, std::size_t d) {
+        if (torus) x = boids::world_for<V>::wrap_scalar(x, world.size[d]);
+        S t = (x - origin[d]) / width[d];
+        if (!(t >= S(0))) t = S(0);
+        if (t > static_cast<S>(cells[d] - 1)) t = static_cast<S>(cells[d] - 1);
+        return static_cast<std::size_t>(t);
+    };
     std::vector<std::size_t> bucket(pos.size());
     for (std::size_t s = 0; s < pos.size(); ++s) {
         std::size_t b = 0;

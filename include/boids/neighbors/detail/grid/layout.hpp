@@ -88,12 +88,13 @@ struct grid_layout {
             return;
         }
         std::array<scalar, dim> extent{};
-        if (world.has_box()) {
+        if (torus()) {  // the cells tile the box, so that their coordinates wrap
             for (std::size_t d = 0; d < dim; ++d) {
                 origin[d] = scalar(0);
                 extent[d] = world.size[d];
             }
-        } else {  // open world, dense grid: the bounding box of the finite positions
+        } else {  // any other world: the bounding box of the finite positions, so that a
+                  // flock packed in a corner of a large box gets the cells it needs
             std::array<scalar, dim> lo, hi;
             lo.fill(std::numeric_limits<scalar>::max());
             hi.fill(std::numeric_limits<scalar>::lowest());
