@@ -27,7 +27,7 @@ void serve_step_queries(Grid& grid, const flock_config<V>& cfg, std::size_t n) n
         return;
     }
     // The share of directions the cone leaves: of the circle in 2D, of the sphere in 3D
-    // (a cap's solid angle; 0.85 of it for 270 degrees, where the circle's share is 0.75).
+    // (a spherical cap: 0.85 of the sphere for 270 degrees, where the circle's is 0.75).
     S seen = S(1);
     if (cfg.view_angle < S(360)) {
         seen = dimension_v<V> == 2 ? std::fmax(cfg.view_angle, S(0)) / S(360)
