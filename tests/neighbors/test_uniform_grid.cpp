@@ -84,6 +84,49 @@ TEST_CASE("uniform_grid over a large box covers the flock, not the box", "[unifo
     }
 }
 
+TEMPLATE_TEST_CASE("uniform_grid over a torus much larger than its flock: the same neighbours and offsets as all_pairs",
+                   "[uniform_grid][property]", BOIDS_ALL_VEC_TYPES) {
+    // A torus too large to tile with cells of the radius (more than about 8 a boid): a
+    // flock within less than half of it on every axis gets cells over the flock alone
+    // (direct offsets are then minimum images); one that spans half or more, or lies
+    // across a seam, gets cells that tile the torus. Both must match all_pairs.
+    using V = TestType;
+    using S = boids::scalar_t<V>;
+    const auto world = test::box<V>(boids::edges::toroidal, 400, 280, 160);
+    const S radius = S(3);
+    for (double start : {0.0, 0.3, 0.52, 0.9})  // where the flock starts, in box sizes
+        for (double span : {0.1, 0.45, 0.6}) {  // how much of the box it spans
+            boids::random_stream rng(static_cast<std::uint64_t>(start * 100 + span * 10));
+            std::vector<V> pos(300), vel(300);
+            for (std::size_t i = 0; i < pos.size(); ++i) {
+                pos[i] = boids::generate<V>([&](std::size_t d) {
+                    const double x = (start + span * rng.uniform(0, 1)) * static_cast<double>(world.size[d]);
+                    return boids::world_for<V>::wrap_scalar(static_cast<S>(x), world.size[d]);
+                });
+                vel[i] = boids::unit_direction<V>(rng.next());
+            }
+            boids::all_pairs<V> ref(world);
+            ref.build(boids::span<const V>(pos));
+            boids::uniform_grid<V> g(world, radius);
+            g.build(boids::span<const V>(pos));
+            CAPTURE(start, span);
+            // Tiling the torus: about 4,096 cells (8 a boid, at least 4,096); a flock a
+            // tenth of it across, under a thousand cells of the radius.
+            if (span < 0.2 && start + span <= 1.0) CHECK(g.bucket_count() < 1000);
+            if (span > 0.5 || start + span > 1.0) CHECK(g.bucket_count() > 3000);
+            for (std::size_t i = 0; i < pos.size(); i += 7) {
+                const auto cone = boids::vision_cone<S, boids::dimension_v<V>>::from(vel[i], S(270));
+                const boids::vision_cone<S, boids::dimension_v<V>> all{};
+                REQUIRE(test::metric_set<V>(g, i, radius, all) == test::metric_set<V>(ref, i, radius, all));
+                REQUIRE(test::metric_set<V>(g, i, radius, cone) == test::metric_set<V>(ref, i, radius, cone));
+                REQUIRE(test::metric_set<V>(g, i, S(20), all) == test::metric_set<V>(ref, i, S(20), all));
+                for (std::size_t k : {std::size_t(1), std::size_t(7), std::size_t(40)})
+                    REQUIRE(test::knn_list<V>(g, i, k, std::numeric_limits<S>::infinity()) ==
+                            test::knn_list<V>(ref, i, k, std::numeric_limits<S>::infinity()));
+            }
+        }
+}
+
 TEMPLATE_TEST_CASE("uniform_grid pads a torus's cells only by what rounding needs", "[uniform_grid][property]",
                    BOIDS_ALL_VEC_TYPES) {
     // 14.08 cells of the radius fit across this torus: a 1/64 margin would leave 13

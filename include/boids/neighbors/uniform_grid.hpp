@@ -2,9 +2,10 @@
 // rebuilt every step in O(N) by a counting sort into cell order. A metric query
 // scans the 3x3 (3x3x3) block of cells as contiguous runs; a topological query scans
 // the rows of cells a ball guessed to hold about 1.6 k boids touches, then ranks.
-// Handles bounded, wrapping (the lesson's edges) and toroidal worlds. Over a torus its
-// cells tile the box; in any other world they cover the flock's bounding box (see
-// hashed_grid for flocks that roam far).
+// Handles bounded, wrapping (the lesson's edges) and toroidal worlds. Its cells cover
+// the flock's bounding box, but tile a torus's box unless it is too large to tile at
+// about 8 cells a boid and the flock lies within less than half of it (see hashed_grid
+// for flocks that roam far).
 //
 //     boids::uniform_grid<V> grid(world, view_radius);   // cell size: the radius you query most
 //     grid.build(positions);                            // every step, before the queries

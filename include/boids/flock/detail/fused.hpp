@@ -162,15 +162,16 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
     // Lane indices are floating-point numbers in the kernel: exact below 2^mantissa.
     if (static_cast<double>(n) >= std::ldexp(1.0, std::numeric_limits<S>::digits - 1))
         return "more boids than the kernel's lane indices count exactly (2^23 in float)";
-    const bool toroidal = cfg.world.kind == edges::toroidal;
     const auto runs = grid.runs();  // the grid as the kernel reads it
+    // Offsets by images only where the grid's cells tile the torus (see tiles_torus).
+    const bool toroidal = cfg.world.kind == edges::toroidal && runs.tiles_torus();
     const auto order = runs.order();
     constexpr std::size_t padding = decltype(runs)::padding;
     if (ws.sorted_velocities.size() != n * D + padding) ws.sorted_velocities.assign(n * D + padding, S(0));
     if (ws.finished_states.size() != n) ws.finished_states.resize(n);
     // Every position in the box: found by the grid's build while it sorted (in the
     // same box: a grid of another world takes the general path).
-    if (toroidal && !(runs.all_in_box() && runs.world().size == cfg.world.size))
+    if (cfg.world.kind == edges::toroidal && !(runs.all_in_box() && runs.world().size == cfg.world.size))
         return "a toroidal position outside the box [0, size) (or a grid over another world)";
     const S* axes = runs.axis(0).data();      // positions per axis, n apart, in cell order
     constexpr std::size_t gather_ahead = 24;  // slots: about a memory latency of this loop

@@ -34,6 +34,7 @@ struct grid_layout {
     std::array<std::int32_t, dim> n{};  // cells per axis (0 for an open hashed grid)
     std::array<scalar, dim> w{};        // cell widths
     std::array<scalar, dim> origin{};
+    bool tiles = true;      // a torus's cells tile its box (see torus())
     cell_t cmin{}, cmax{};  // an open hashed grid's occupied cells
     std::size_t mask = 0;   // a hashed grid's bucket mask
 
@@ -45,7 +46,12 @@ struct grid_layout {
     // A hashed grid over a world without a torus: cells without bounds. Over a torus a
     // hashed grid lays its cells out as a dense one does and only keeps them in buckets.
     [[nodiscard]] bool open_hashed() const noexcept { return Hashed && world.kind != edges::toroidal; }
-    [[nodiscard]] bool torus() const noexcept { return world.kind == edges::toroidal; }
+    // Whether the cells tile a torus (their coordinates wrap across its seams). A dense
+    // grid over a torus too large to tile with cells of the size asked (more than about
+    // 8 a boid) whose flock lies within less than half of it on every axis covers the
+    // flock as in a box world instead: every pair's direct offset is then its minimum
+    // image.
+    [[nodiscard]] bool torus() const noexcept { return world.kind == edges::toroidal && tiles; }
 
     // Cells are a little wider than asked, so that rounding can never hide a neighbour
     // in a cell the query skips while a plain reach of one still suffices (reach_for).
@@ -88,6 +94,40 @@ struct grid_layout {
             return;
         }
         std::array<scalar, dim> extent{};
+        // The bounding box of the finite positions. Over a torus too large to tile with
+        // cells of the size asked (more than about 8 a boid, so tiling would widen them),
+        // whether every boid lies in the box within less than half of it on every axis:
+        // the scan stops at the first chunk that shows otherwise.
+        const bool toroidal = world.kind == edges::toroidal;
+        const double cap = std::max(4096.0, 8.0 * static_cast<double>(count));
+        tiles = true;
+        bool compact = false;
+        if (toroidal && !Hashed && count > 0) {
+            double tiled = 1;
+            for (std::size_t d = 0; d < dim; ++d)
+                tiled *=
+                    std::max(1.0, std::floor(static_cast<double>(world.size[d]) / static_cast<double>(padded_cell())));
+            compact = tiled > cap;
+        }
+        std::array<scalar, dim> lo, hi;
+        lo.fill(std::numeric_limits<scalar>::max());
+        hi.fill(std::numeric_limits<scalar>::lowest());
+        for (std::size_t i0 = 0; i0 < count && (compact || !toroidal); i0 += cell_chunk) {
+            const std::size_t i1 = std::min(count, i0 + cell_chunk);
+            for (std::size_t i = i0; i < i1; ++i) {
+                if (!boids::is_finite(positions[i])) {
+                    compact = false;
+                    continue;
+                }
+                for (std::size_t d = 0; d < dim; ++d) {
+                    lo[d] = std::min(lo[d], boids::get(positions[i], d));
+                    hi[d] = std::max(hi[d], boids::get(positions[i], d));
+                }
+            }
+            for (std::size_t d = 0; d < dim && compact; ++d)
+                compact = lo[d] >= scalar(0) && hi[d] < world.size[d] && hi[d] - lo[d] < world.size[d] * scalar(0.499);
+        }
+        tiles = !compact;
         if (torus()) {  // the cells tile the box, so that their coordinates wrap
             for (std::size_t d = 0; d < dim; ++d) {
                 origin[d] = scalar(0);
@@ -95,16 +135,6 @@ struct grid_layout {
             }
         } else {  // any other world: the bounding box of the finite positions, so that a
                   // flock packed in a corner of a large box gets the cells it needs
-            std::array<scalar, dim> lo, hi;
-            lo.fill(std::numeric_limits<scalar>::max());
-            hi.fill(std::numeric_limits<scalar>::lowest());
-            for (std::size_t i = 0; i < count; ++i) {
-                if (!boids::is_finite(positions[i])) continue;
-                for (std::size_t d = 0; d < dim; ++d) {
-                    lo[d] = std::min(lo[d], boids::get(positions[i], d));
-                    hi[d] = std::max(hi[d], boids::get(positions[i], d));
-                }
-            }
             for (std::size_t d = 0; d < dim; ++d) {
                 if (!(hi[d] >= lo[d])) lo[d] = hi[d] = scalar(0);
                 origin[d] = lo[d];
@@ -112,7 +142,6 @@ struct grid_layout {
             }
         }
         // Whole cells no smaller than cell_size; the total capped near 8 per boid.
-        const double cap = std::max(4096.0, 8.0 * static_cast<double>(count));
         std::array<double, dim> cells{};
         double total = 1;
         for (std::size_t d = 0; d < dim; ++d) {
