@@ -10,7 +10,8 @@
 //        radii (radius 1) in an open world (the grid covers the flock); and
 //        dense3d_own_loop
 //   step/box3d/grid/20000/ball:6/WORLD/side:S/cap:16 the ball of 6 radii in the corner
-//        of a bounded or toroidal box S radii across (200, 2000)
+//        of a bounded or toroidal box S radii across (200, 2000), or (toroidal_seams)
+//        across the torus's seams, centred on its corner
 //   neighbors/knn3d/grid/20000/ball:R/k:K            the k nearest of every boid
 //        (nearest_in_slots), the grid's cell the radius or the grid's own pick
 // Counters: neighbors_per_boid (within the radius and the cone, before the cap),
@@ -33,9 +34,11 @@ struct dense_scene {
     double extent = 800;  // 2D: the square's side, px; 3D: the ball's radius, in view radii
     double cone = 360;
     std::size_t cap = 0;  // 0: no cap
-    // 3D: the world, a box of this side (0: open) whose corner holds the ball.
+    // 3D: the world, a box of this side (0: open) whose corner holds the ball; a
+    // torus's ball may sit across its seams instead, centred on the corner.
     boids::edges edges = boids::edges::open;
     double side = 0;
+    bool across_seams = false;
 };
 
 template <class V>
@@ -71,6 +74,7 @@ void dense_flock(const dense_scene& sc, std::size_t n, std::vector<V>& p, std::v
             x = boids::generate<V>([&](std::size_t) { return S(rng.uniform(-1.0, 1.0)); });
         } while (three && boids::dot(x, x) > S(1));
         p[i] = boids::generate<V>([&](std::size_t d) {
+            if (sc.across_seams) return boids::world_for<V>::wrap_scalar(S(sc.extent) * boids::get(x, d), S(sc.side));
             return three ? S(100) + S(sc.extent) * boids::get(x, d)
                          : S(10) + S(sc.extent * 0.5) * (boids::get(x, d) + 1);
         });
@@ -248,13 +252,17 @@ const bool registered = [] {
     register_dense<f2>("dense2d", 5000, "patch", {800.0, 400.0, 200.0});
     register_dense<f3>("dense3d", 20000, "ball", {6.0, 4.0, 3.0});
     // The ball of 6 radii in a box 200 radii across, in its corner, or 2,000 across.
-    for (auto edges : {boids::edges::bounded, boids::edges::toroidal})
+    // Over a torus, also across its seams (centred on its corner).
+    for (int world = 0; world < 3; ++world)
         for (double side : {200.0, 2000.0}) {
             dense_scene sc{true, 6.0, 360.0, 16};
-            sc.edges = edges;
+            sc.edges = world == 0 ? boids::edges::bounded : boids::edges::toroidal;
             sc.side = side;
+            sc.across_seams = world == 2;
             const std::string name = std::string("step/box3d/grid/20000/ball:6/") +
-                                     (edges == boids::edges::bounded ? "bounded" : "toroidal") +
+                                     (world == 0   ? "bounded"
+                                      : world == 1 ? "toroidal"
+                                                   : "toroidal_seams") +
                                      "/side:" + std::to_string(int(side)) + "/cap:16";
             benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& s) { bm_dense_step<f3>(s, sc, false); })
                 ->Arg(20000)

@@ -1,5 +1,6 @@
 // Tests of boids/flock/step.hpp: the step's contract.
 #include <algorithm>
+#include <cmath>
 #include <atomic>
 #include "test_support.hpp"
 #include "batched_topological.hpp"
@@ -591,11 +592,11 @@ TEST_CASE("a flock's state is its two arrays: a fresh grid and workspace mid-run
 
 namespace {
 // Every boid's summary as flock_step hands it to a blend, by index (dt = 0: nothing moves).
-template <class V, class Executor = boids::sequential>
+template <class V, class Finder, class Executor = boids::sequential>
 std::vector<boids::neighborhood_summary<V>> summaries_of_step(const boids::flock_config<V>& cfg,
                                                               const std::vector<V>& p0, const std::vector<V>& v0,
-                                                              boids::uniform_grid<V>& grid,
-                                                              boids::flock_workspace<V>& ws, Executor&& ex = {}) {
+                                                              Finder& grid, boids::flock_workspace<V>& ws,
+                                                              Executor&& ex = {}) {
     std::vector<boids::neighborhood_summary<V>> seen(p0.size());
     auto record = [&](const boids::boid_view<V>& b, const boids::neighborhood_summary<V>& s) {
         seen[b.index] = s;
@@ -685,6 +686,24 @@ boids::flock_config<test::dvec2> packed_lesson_config(boids::edges edges, double
     cfg.max_neighbors = cap;
     return cfg;
 }
+
+// Moves a flock by -by on every axis of a torus of this side, wrapping it.
+template <class V>
+void across_seams(std::vector<V>& p, double by, double side) {
+    for (auto& x : p)
+        x = boids::generate<V>(
+            [&](std::size_t d) { return boids::world<double, 1>::wrap_scalar(boids::get(x, d) - by, side); });
+}
+
+// Metric boids of radius 4 in a 2000 torus, with this cone and cap.
+boids::flock_config<test::dvec3> packed_cube_config(double angle, std::size_t cap) {
+    auto cfg = cube_config(2000.0);
+    cfg.neighbors = boids::neighborhood_kind::metric;
+    cfg.view_radius = 4.0;
+    cfg.view_angle = angle;
+    cfg.max_neighbors = cap;
+    return cfg;
+}
 }  // namespace
 
 TEST_CASE("every boid of a packed flock on the kernel: its summary is brute force's, whatever the cone and cap",
@@ -713,24 +732,91 @@ TEST_CASE("every boid of a packed flock on the kernel: its summary is brute forc
 }
 
 TEST_CASE("every boid of a packed 3D flock on the kernel: its summary is brute force's", "[flock][dense]") {
-    for (double extent : {40.0, 20.0, 10.0}) {
+    // Balls 40, 20 and 10 across in the middle of a 2000 torus, and one 20 across
+    // centred on its corner, across its seams (see the next test).
+    struct ball {
+        double extent;
+        bool across_seams;
+    };
+    for (const ball b : {ball{40.0, false}, ball{20.0, false}, ball{10.0, false}, ball{20.0, true}}) {
         std::vector<test::dvec3> p, v;
-        packed_flock(8, 1500, extent, p, v);
+        packed_flock(b.across_seams ? 9 : 8, 1500, b.extent, p, v);
+        if (b.across_seams) across_seams(p, 1000.0, 2000.0);
         for (double angle : {300.0, 360.0})
             for (std::size_t cap : {std::size_t(7), std::size_t(64), boids::no_cap}) {
-                auto cfg = cube_config(2000.0);
-                cfg.neighbors = boids::neighborhood_kind::metric;
-                cfg.view_radius = 4.0;
-                cfg.view_angle = angle;
-                cfg.max_neighbors = cap;
+                const auto cfg = packed_cube_config(angle, cap);
                 boids::uniform_grid<test::dvec3> grid(cfg.world, cfg.view_radius);
                 boids::flock_workspace<test::dvec3> ws;
                 const auto got = summaries_of_step(cfg, p, v, grid, ws);
-                CAPTURE(extent, angle, cap, grid.cell_size());
+                CAPTURE(b.extent, b.across_seams, angle, cap, grid.cell_size(), grid.bucket_count());
+                if (b.extent <= 20.0) CHECK(grid.bucket_count() < 3000);  // tiling the torus: 12,000 cells
                 CHECK(ws.report.boids_off_kernel == 0);
                 CHECK(summaries_off_brute_force(cfg, p, v, got) == 0);
             }
     }
+}
+
+TEST_CASE("a packed flock across the seams of a large torus: cells over the flock, all_pairs' neighbours",
+          "[flock][dense]") {
+    // A torus far larger than its flock (more than about 8 cells a boid to tile it)
+    // whose flock lies across its seams, centred on a corner: the grid's cells cover
+    // the flock, as they do where it lies away from the seams (metric queries, against
+    // brute force: the test above), and every boid finds its neighbours through the
+    // seams.
+    {
+        std::vector<test::dvec3> p, v;
+        packed_flock(9, 1500, 20.0, p, v);  // a ball 20 across at (1000, 1000, 1000)
+        across_seams(p, 1000.0, 2000.0);
+        // The 7 nearest, as all_pairs finds them.
+        const auto cfg = cube_config(2000.0);
+        boids::uniform_grid<test::dvec3> grid(cfg.world, cfg.view_radius);
+        boids::all_pairs<test::dvec3> ref(cfg.world);
+        boids::flock_workspace<test::dvec3> ws, ref_ws;
+        const auto got = summaries_of_step(cfg, p, v, grid, ws);
+        const auto want = summaries_of_step(cfg, p, v, ref, ref_ws);
+        CHECK(grid.bucket_count() < 3000);
+        std::size_t wrong = 0;
+        for (std::size_t i = 0; i < p.size(); ++i)
+            if (got[i].count != want[i].count ||
+                boids::distance(got[i].offset_sum, want[i].offset_sum) > 1e-9 * cfg.view_radius * 8)
+                ++wrong;
+        CHECK(wrong == 0);
+    }
+    {
+        // 10,000 boids, whose grid is built by tasks: the same bits on 1 and 2 threads.
+        std::vector<test::dvec3> p, v;
+        packed_flock(10, 10000, 30.0, p, v);
+        across_seams(p, 1000.0, 2000.0);
+        const auto cfg = packed_cube_config(360.0, 16);
+        boids::thread_pool two(2);
+        const auto one = grid_steps(cfg, p, v, 3, boids::sequential{}), both = grid_steps(cfg, p, v, 3, two);
+        CHECK(same_bits(one.first, both.first));
+        CHECK(same_bits(one.second, both.second));
+        CHECK_FALSE(same_bits(one.first, p));  // they moved
+    }
+    // The lesson's boids in a 200 px square on the corner of a 4000 px torus. A cap of
+    // 7 without a cone asks for cells of about 15 px: 70,000 would tile it, where 8 a
+    // boid (16,000) is the most, so they cover the flock. Cells a quarter wider than
+    // asked or less tile the torus: across a seam they cost no more than minimum
+    // images lane by lane.
+    std::vector<test::dvec2> p, v;
+    packed_flock(7, 2000, 200.0, p, v);
+    across_seams(p, 110.0, 4000.0);
+    for (double angle : {270.0, 360.0})
+        for (std::size_t cap : {std::size_t(7), std::size_t(256), boids::no_cap}) {
+            auto cfg = packed_lesson_config(boids::edges::toroidal, angle, cap);
+            cfg.world = boids::world<double, 2>::box(boids::edges::toroidal, {4000.0, 4000.0});
+            boids::uniform_grid<test::dvec2> grid(cfg.world, cfg.view_radius);
+            boids::flock_workspace<test::dvec2> ws;
+            const auto got = summaries_of_step(cfg, p, v, grid, ws);
+            CAPTURE(angle, cap, grid.cell_size(), grid.bucket_count());
+            const double tiled = std::pow(std::floor(4000.0 / grid.cell_size()), 2);
+            if (tiled > 16000 * 1.25 * 1.25) CHECK(grid.bucket_count() < 2000);
+            if (tiled < 16000) CHECK(grid.bucket_count() == static_cast<std::size_t>(tiled));
+            if (cap == 7 && angle == 360.0) CHECK(grid.bucket_count() < 2000);
+            CHECK(ws.report.boids_off_kernel == 0);
+            CHECK(summaries_off_brute_force(cfg, p, v, got) == 0);
+        }
 }
 
 TEST_CASE(

@@ -163,8 +163,8 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
     if (static_cast<double>(n) >= std::ldexp(1.0, std::numeric_limits<S>::digits - 1))
         return "more boids than the kernel's lane indices count exactly (2^23 in float)";
     const auto runs = grid.runs();  // the grid as the kernel reads it
-    // Offsets by images only where the grid's cells tile the torus (see tiles_torus).
-    const bool toroidal = cfg.world.kind == edges::toroidal && runs.tiles_torus();
+    // Offsets by images only where the grid says they need them (offsets_need_images).
+    const bool toroidal = cfg.world.kind == edges::toroidal && runs.offsets_need_images();
     const auto order = runs.order();
     constexpr std::size_t padding = decltype(runs)::padding;
     if (ws.sorted_velocities.size() != n * D + padding) ws.sorted_velocities.assign(n * D + padding, S(0));

@@ -139,9 +139,7 @@ void build_grid(grid_cells<V, Hashed>& g, grid_build_scratch<V, Hashed>& scratch
     g.bucket_start.assign(nb + 1, 0);
     if (Hashed) scratch.pcell.resize(n);  // a dense grid finds a boid's cell again in fill_slots
     size_for_build(g, scratch, n);
-    lay.max_abs = scalar(0);
-    if (lay.torus())
-        for (std::size_t d = 0; d < dim; ++d) lay.max_abs = std::max(lay.max_abs, lay.world.size[d]);
+    lay.max_abs = lay.coordinate_bound();
     if constexpr (Hashed) {
         for (std::size_t i = 0; i < n; ++i) {
             typename grid_layout<V, Hashed>::cell_t c{};
@@ -204,9 +202,7 @@ void build_grid(grid_cells<V, false>& g, grid_build_scratch<V, false>& scratch, 
         count_dense_cells(lay, positions, r.begin, r.end, scratch.pbucket.data(), counts, max_abs);
         scratch.task_max_abs[t] = max_abs;
     });
-    lay.max_abs = scalar(0);
-    if (lay.torus())
-        for (std::size_t d = 0; d < dimension_v<V>; ++d) lay.max_abs = std::max(lay.max_abs, lay.world.size[d]);
+    lay.max_abs = lay.coordinate_bound();
     for (std::size_t t = 0; t < tasks; ++t) lay.max_abs = std::max(lay.max_abs, scratch.task_max_abs[t]);
     g.bucket_start.resize(nb + 1);
     std::size_t next = 0;

@@ -55,12 +55,12 @@ void append_distances(const grid_cells<V, Hashed>& g, const typename pack<scalar
     using P = pack<scalar_t<V>>;
     using F = typename P::f;
     const std::size_t n = g.order.size();
-    const bool torus = g.layout.torus();
+    const bool images = g.layout.images();
     for (std::size_t t = s0; t < s1; t += P::lanes) {
         F sum = P::splat(scalar_t<V>(0));
         for (std::size_t d = 0; d < dimension_v<V>; ++d) {
             F x = P::load(g.spos.data() + d * n + t) - q[0][d];
-            if (torus) x = P::minimum_image(x, q[1][d], q[2][d], q[3][d]);  // points inside the box
+            if (images) x = P::minimum_image(x, q[1][d], q[2][d], q[3][d]);  // points inside the box
             sum = sum + x * x;
         }
         const std::size_t at = count + (t - s0);
@@ -117,8 +117,9 @@ bool scan_ball(const grid_cells<V, Hashed>& g, const std::array<scalar_t<V>, dim
         if (g2 > t2) return;
         const scalar budget = std::sqrt(t2 - g2);
         const scalar wide = budget + scalar(2) * lay.slack(budget);
-        const scalar lo = std::ceil((p[0] - wide - lay.origin[0]) / lay.w[0]) - scalar(1);
-        const scalar hi = std::floor((p[0] + wide - lay.origin[0]) / lay.w[0]);
+        const scalar x = lay.local(p[0], 0);
+        const scalar lo = std::ceil((x - wide - lay.origin[0]) / lay.w[0]) - scalar(1);
+        const scalar hi = std::floor((x + wide - lay.origin[0]) / lay.w[0]);
         std::int32_t x0 = c[0] - reach[0], x1 = c[0] + reach[0];
         // Clamped toward c before the cast: far outside a box, lo and hi can leave int's range.
         if (lo > static_cast<scalar>(x0)) x0 = static_cast<std::int32_t>(std::min(lo, static_cast<scalar>(c[0])));

@@ -139,9 +139,8 @@ void nearest_in_slots(const grid_cells<V, Hashed>& g, std::size_t b, std::size_t
         const std::size_t k = out.capacity();
         const grid_runs<V> runs(g);
         const run_plan plan{1, false};
-        const bool torus = g.layout.torus();
         if (g.near_ready && k > 0 && k <= max_nearest_k && !g.too_many_cells(1) &&
-            (!torus || runs.have_one_image(plan))) {
+            (!g.layout.images() || runs.have_one_image(plan))) {
             batched_nearest(g, runs, plan, b, e, out, max_radius, one, visit);
             return;
         }

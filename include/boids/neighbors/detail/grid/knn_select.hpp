@@ -99,7 +99,7 @@ bool select_nearest(const grid_cells<V, Hashed>& g, const std::array<scalar_t<V>
             if (below < take) pick[below] = static_cast<std::uint32_t>(a);
         }
     }
-    const bool torus = g.layout.torus();
+    const bool images = g.layout.images();
     for (std::size_t q = 0; q < take; ++q) {
         const std::size_t s = slot[pick[q]];
         auto& nb = out.append_ranked();  // ranks ascend with q
@@ -107,7 +107,7 @@ bool select_nearest(const grid_cells<V, Hashed>& g, const std::array<scalar_t<V>
         nb.distance_squared = d2[pick[q]];
         for (std::size_t d = 0; d < dim; ++d) {
             const scalar x = g.spos[d * n + s] - p[d];  // points inside the box (near_ready)
-            nb.offset[d] = torus ? world_for<V>::minimum_image(x, g.layout.world.size[d]) : x;
+            nb.offset[d] = images ? world_for<V>::minimum_image(x, g.layout.world.size[d]) : x;
         }
     }
     return true;

@@ -12,8 +12,10 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 #include <vector>
 #include "../../world.hpp"
+#include "bounds.hpp"
 #include "../../../random.hpp"
 #include "../../../span.hpp"
 #include "../../../detail/pack.hpp"
@@ -34,7 +36,9 @@ struct grid_layout {
     std::array<std::int32_t, dim> n{};  // cells per axis (0 for an open hashed grid)
     std::array<scalar, dim> w{};        // cell widths
     std::array<scalar, dim> origin{};
-    bool tiles = true;      // a torus's cells tile its box (see torus())
+    bool tiles = true;  // a torus's cells tile its box (see torus())
+    // Per axis, cells over a flock that lies across the torus's seam (see local()).
+    std::array<bool, dim> seam{};
     cell_t cmin{}, cmax{};  // an open hashed grid's occupied cells
     std::size_t mask = 0;   // a hashed grid's bucket mask
 
@@ -50,8 +54,30 @@ struct grid_layout {
     // grid over a torus too large to tile with cells of the size asked (more than about
     // 8 a boid) whose flock lies within less than half of it on every axis covers the
     // flock as in a box world instead: every pair's direct offset is then its minimum
-    // image.
+    // image, or across a seam (seam[d]) its offset in local() coordinates is.
     [[nodiscard]] bool torus() const noexcept { return world.kind == edges::toroidal && tiles; }
+    // Whether offsets between boids need their minimum image: cells that tile a torus,
+    // or cells over a flock that lies across one of its seams.
+    [[nodiscard]] bool images() const noexcept {
+        bool any = torus();
+        for (std::size_t d = 0; d < dim; ++d) any = any || seam[d];
+        return any;
+    }
+    // A coordinate as the cells count it: across a seam, the flock's part past it
+    // (below origin) follows its part before it, a box's size further on.
+    [[nodiscard]] scalar local(scalar x, std::size_t d) const noexcept {
+        return seam[d] && x < origin[d] ? x + world.size[d] : x;
+    }
+    // The largest coordinate that rounding slack must allow for, before the finite
+    // positions of an open world: a torus's size, twice it across a seam.
+    [[nodiscard]] scalar coordinate_bound() const noexcept {
+        scalar bound = scalar(0);
+        for (std::size_t d = 0; d < dim; ++d) {
+            if (torus()) bound = std::max(bound, world.size[d]);
+            if (seam[d]) bound = std::max(bound, scalar(2) * world.size[d]);
+        }
+        return bound;
+    }
 
     // Cells are a little wider than asked, so that rounding can never hide a neighbour
     // in a cell the query skips while a plain reach of one still suffices (reach_for).
@@ -96,38 +122,23 @@ struct grid_layout {
         std::array<scalar, dim> extent{};
         // The bounding box of the finite positions. Over a torus too large to tile with
         // cells of the size asked (more than about 8 a boid, so tiling would widen them),
-        // whether every boid lies in the box within less than half of it on every axis:
-        // the scan stops at the first chunk that shows otherwise.
+        // whether every boid lies in the box within less than half of it on every axis,
+        // across a seam (where that pays) or not.
         const bool toroidal = world.kind == edges::toroidal;
         const double cap = std::max(4096.0, 8.0 * static_cast<double>(count));
-        tiles = true;
-        bool compact = false;
-        if (toroidal && !Hashed && count > 0) {
-            double tiled = 1;
+        tiles = true;  // padded_cell() reads it
+        double tiled = 1;
+        if (toroidal && !Hashed && count > 0)
             for (std::size_t d = 0; d < dim; ++d)
                 tiled *=
                     std::max(1.0, std::floor(static_cast<double>(world.size[d]) / static_cast<double>(padded_cell())));
-            compact = tiled > cap;
-        }
-        std::array<scalar, dim> lo, hi;
-        lo.fill(std::numeric_limits<scalar>::max());
-        hi.fill(std::numeric_limits<scalar>::lowest());
-        for (std::size_t i0 = 0; i0 < count && (compact || !toroidal); i0 += cell_chunk) {
-            const std::size_t i1 = std::min(count, i0 + cell_chunk);
-            for (std::size_t i = i0; i < i1; ++i) {
-                if (!boids::is_finite(positions[i])) {
-                    compact = false;
-                    continue;
-                }
-                for (std::size_t d = 0; d < dim; ++d) {
-                    lo[d] = std::min(lo[d], boids::get(positions[i], d));
-                    hi[d] = std::max(hi[d], boids::get(positions[i], d));
-                }
-            }
-            for (std::size_t d = 0; d < dim && compact; ++d)
-                compact = lo[d] >= scalar(0) && hi[d] < world.size[d] && hi[d] - lo[d] < world.size[d] * scalar(0.499);
-        }
-        tiles = !compact;
+        // Across a seam, offsets take their minimum image lane by lane, which costs
+        // about what cells a quarter wider than asked do: tiling is left that far.
+        const bounds_of_flock<V> box =
+            flock_bounds(positions, world, tiled > cap, tiled > cap * std::pow(1.25, static_cast<double>(dim)));
+        std::array<scalar, dim> lo = box.lo, hi = box.hi;
+        seam = box.seam;
+        tiles = !box.compact;
         if (torus()) {  // the cells tile the box, so that their coordinates wrap
             for (std::size_t d = 0; d < dim; ++d) {
                 origin[d] = scalar(0);
@@ -183,7 +194,7 @@ struct grid_layout {
 
     [[nodiscard]] std::int32_t cell_coord(scalar x, std::size_t d) const noexcept {
         if (torus() && std::isfinite(x)) x = world_for<V>::wrap_scalar(x, world.size[d]);
-        const scalar u = (x - origin[d]) / w[d];
+        const scalar u = (local(x, d) - origin[d]) / w[d];
         // An open hashed grid's cells are unbounded, within limits whose differences fit int32.
         const scalar hi = open_hashed() ? scalar(1 << 29) : static_cast<scalar>(n[d] - 1);
         const scalar lo = open_hashed() ? -scalar(1 << 29) : scalar(0);
@@ -205,12 +216,18 @@ struct grid_layout {
         if (no_wrap) {
             for (std::size_t d = 0; d < dim; ++d) {
                 const scalar o = origin[d], width = w[d], hi = static_cast<scalar>(n[d] - 1);
-                for (std::size_t k = 0; k < cell_chunk; ++k) {
-                    const scalar u = (x[d][k] - o) / width;
-                    scalar t = u >= scalar(0) ? u : scalar(0);  // below 0 and NaN: cell 0
-                    t = t > hi ? hi : t;
-                    cell[d][k] = static_cast<std::int32_t>(t);
-                }
+                auto along = [&](auto across_seam) {
+                    for (std::size_t k = 0; k < cell_chunk; ++k) {
+                        scalar xk = x[d][k];
+                        if constexpr (decltype(across_seam)::value) xk = xk < o ? xk + world.size[d] : xk;  // local()
+                        const scalar u = (xk - o) / width;
+                        scalar t = u >= scalar(0) ? u : scalar(0);  // below 0 and NaN: cell 0
+                        t = t > hi ? hi : t;
+                        cell[d][k] = static_cast<std::int32_t>(t);
+                    }
+                };
+                if (seam[d]) along(std::true_type{});
+                else along(std::false_type{});
             }
         } else {
             for (std::size_t d = 0; d < dim; ++d)
@@ -296,6 +313,7 @@ struct grid_layout {
     // slack. Outside a torus the edge cells also hold the points beyond the box (they
     // are clamped into them), so they reach out to infinity.
     [[nodiscard]] scalar cell_gap(scalar x, std::int32_t j, std::size_t d) const noexcept {
+        x = local(x, d);
         scalar lo = origin[d] + static_cast<scalar>(j) * w[d];
         scalar hi = lo + w[d];
         if (!torus()) {
@@ -352,7 +370,7 @@ struct grid_cells {
     // branch-free minimum image assumes it).
     void prepare_nearest(bool all_inside) noexcept {
         inside = all_inside;
-        near_ready = !Hashed && order.size() < (std::size_t(1) << 31) && (!layout.torus() || all_inside);
+        near_ready = !Hashed && order.size() < (std::size_t(1) << 31) && (!layout.images() || all_inside);
     }
 };
 

@@ -162,9 +162,10 @@ public:
 
     [[nodiscard]] std::size_t size() const noexcept { return g_->order.size(); }
     [[nodiscard]] const world_for<V>& world() const noexcept { return g_->layout.world; }
-    // Whether the cells tile a torus (offsets need images); over a torus whose flock lies
-    // within less than half of it, they cover the flock and direct offsets are minimum images.
-    [[nodiscard]] bool tiles_torus() const noexcept { return g_->layout.torus(); }
+    // Whether offsets need their minimum image: over a torus whose flock lies within
+    // less than half of it on every axis, not across a seam, the cells cover the flock
+    // and direct offsets are minimum images.
+    [[nodiscard]] bool offsets_need_images() const noexcept { return g_->layout.images(); }
     [[nodiscard]] std::array<std::int32_t, dim> cells_per_axis() const noexcept { return g_->layout.n; }
     [[nodiscard]] span<const std::size_t> order() const noexcept { return {g_->order.data(), g_->order.size()}; }
     [[nodiscard]] std::size_t slot_of(std::size_t i) const noexcept { return g_->slot[i]; }

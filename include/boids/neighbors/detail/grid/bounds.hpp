@@ -1,0 +1,117 @@
+// boids/neighbors/detail/grid/bounds.hpp - the box a grid's cells cover: the bounding box
+// of the finite positions, and over a torus too large to tile, whether the flock lies
+// within less than half of it on every axis, across a seam or not.
+#pragma once
+#include <algorithm>
+#include <array>
+#include <bitset>
+#include <cstdint>
+#include <limits>
+#include "../../world.hpp"
+#include "../../../span.hpp"
+
+namespace boids {
+namespace detail {
+
+template <class V>
+struct bounds_of_flock {
+    using scalar = scalar_t<V>;
+    static constexpr std::size_t dim = dimension_v<V>;
+    // Per axis, the least and greatest coordinate; across a seam (seam[d]) those of
+    // the coordinates below the cut counted a box's size further on (grid_layout::local).
+    std::array<scalar, dim> lo, hi;
+    std::array<bool, dim> seam{};
+    bool compact = false;  // over a torus: every boid in the box, within less than half of it
+};
+
+// `compact_wanted`: over a torus, whether to look for a compact flock at all (else the
+// scan is skipped: its cells tile the box); `across_seams`: whether one may lie across
+// a seam. Compact ends the scan at the first chunk of 64 that shows otherwise.
+template <class V>
+bounds_of_flock<V> flock_bounds(span<const V> positions, const world_for<V>& world, bool compact_wanted,
+                                bool across_seams) {
+    using scalar = scalar_t<V>;
+    constexpr std::size_t dim = dimension_v<V>, chunk = 64;
+    const std::size_t count = positions.size();
+    const bool toroidal = world.kind == edges::toroidal;
+    bounds_of_flock<V> box;
+    box.compact = toroidal && compact_wanted && count > 0;
+    auto& lo = box.lo;
+    auto& hi = box.hi;
+    bool& compact = box.compact;
+    auto scan = [&](std::size_t i0, std::size_t i1) {
+        for (std::size_t i = i0; i < i1; ++i) {
+            if (!boids::is_finite(positions[i])) {
+                compact = false;
+                continue;
+            }
+            for (std::size_t d = 0; d < dim; ++d) {
+                lo[d] = std::min(lo[d], boids::get(positions[i], d));
+                hi[d] = std::max(hi[d], boids::get(positions[i], d));
+            }
+        }
+    };
+    lo.fill(std::numeric_limits<scalar>::max());
+    hi.fill(std::numeric_limits<scalar>::lowest());
+    bool wide = false;  // some axis spans half the torus or more
+    for (std::size_t i0 = 0; i0 < count && (compact || !toroidal) && !wide; i0 += chunk) {
+        scan(i0, std::min(count, i0 + chunk));
+        for (std::size_t d = 0; d < dim && compact; ++d) {
+            compact = lo[d] >= scalar(0) && hi[d] < world.size[d];
+            wide = wide || hi[d] - lo[d] >= world.size[d] * scalar(0.499);
+        }
+    }
+    compact = compact && (!wide || across_seams);
+    if (!compact || !wide) return box;
+    // Wide, yet maybe within less than half across a seam: the whole bounds again, and
+    // which of 64 equal bins per axis hold boids (stopping once more than 34 do: the
+    // boids then span more than half).
+    constexpr std::size_t bins = 64;
+    std::array<std::uint64_t, dim> held{};
+    lo.fill(std::numeric_limits<scalar>::max());
+    hi.fill(std::numeric_limits<scalar>::lowest());
+    for (std::size_t i0 = 0; i0 < count && compact; i0 += chunk) {
+        const std::size_t i1 = std::min(count, i0 + chunk);
+        scan(i0, i1);
+        for (std::size_t d = 0; d < dim && compact; ++d) {
+            compact = lo[d] >= scalar(0) && hi[d] < world.size[d];
+            for (std::size_t i = i0; i < i1 && compact; ++i) {
+                const auto bin = static_cast<std::size_t>(boids::get(positions[i], d) * (scalar(bins) / world.size[d]));
+                held[d] |= std::uint64_t(1) << std::min(bin, bins - 1);
+            }
+            compact = compact && std::bitset<bins>(held[d]).count() <= 34;
+        }
+    }
+    // Each wide axis is cut in the middle of its widest run of empty bins, and the
+    // boids below the cut count a box's size further on.
+    for (std::size_t d = 0; d < dim && compact; ++d) {
+        if (hi[d] - lo[d] < world.size[d] * scalar(0.499)) continue;
+        std::size_t best = 0, best_end = 0, run = 0;
+        for (std::size_t b = 0; b < 2 * bins; ++b) {  // twice round: a run across bin 0
+            run = (held[d] >> (b % bins) & 1u) != 0 ? 0 : std::min(run + 1, bins);
+            if (run > best) best = run, best_end = b % bins;
+        }
+        if (best < bins / 2 - 2) {  // more than half the torus
+            compact = false;
+            break;
+        }
+        const std::size_t middle = (best_end + bins - best / 2) % bins;
+        const scalar cut = static_cast<scalar>(middle) * (world.size[d] / scalar(bins));
+        scalar a = std::numeric_limits<scalar>::max(), z = std::numeric_limits<scalar>::lowest();
+        for (std::size_t i = 0; i < count; ++i) {
+            const scalar x = boids::get(positions[i], d);
+            const scalar u = x < cut ? x + world.size[d] : x;
+            a = std::min(a, u);
+            z = std::max(z, u);
+        }
+        compact = z - a < world.size[d] * scalar(0.499);
+        lo[d] = a;
+        hi[d] = z;
+        box.seam[d] = compact;
+    }
+    if (!compact) box.seam.fill(false);
+    return box;
+}
+
+}  // namespace detail
+}  // namespace boids
