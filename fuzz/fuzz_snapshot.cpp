@@ -36,12 +36,7 @@ std::size_t header_of(const std::vector<unsigned char>& b) {
 void fix_checksum(std::vector<unsigned char>& b) {
     const std::size_t header = header_of(b);
     if (b.size() < header) return;
-    const std::uint64_t payload = b.size() - header;
-    const std::uint64_t sum = boids::detail::snapshot_checksum(b.data(), payload, header);
-    for (std::size_t i = 0; i < 8; ++i) {
-        b[header - 16 + i] = static_cast<unsigned char>(payload >> (8 * i));
-        b[header - 8 + i] = static_cast<unsigned char>(sum >> (8 * i));
-    }
+    boids::detail::seal_snapshot(b.data(), b.size() - header, header);
 }
 
 // What a loaded buffer saves back as: itself, or a version 1 buffer in today's

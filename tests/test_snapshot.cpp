@@ -84,8 +84,7 @@ TEST_CASE("snapshot: the layout number travels in the header; version 1 headers 
     old[8] = 1;
     old.erase(old.begin() + 16, old.begin() + 20);
     const std::size_t v1 = boids::detail::snapshot_header_bytes_v1;
-    const std::uint64_t sum = boids::detail::snapshot_checksum(old.data(), old.size() - v1, v1);
-    for (std::size_t i = 0; i < 8; ++i) old[v1 - 8 + i] = static_cast<unsigned char>(sum >> (8 * i));
+    boids::detail::seal_snapshot(old.data(), old.size() - v1, v1);
     layout = 9;
     x = 0;
     CHECK(read(old, layout, x) == "ok");

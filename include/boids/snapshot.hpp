@@ -59,6 +59,10 @@ inline constexpr std::size_t snapshot_header_bytes_v1 = snapshot_header_bytes - 
 // The checksum of the snapshot starting at p: its header up to the checksum, then its payload.
 [[nodiscard]] inline std::uint64_t snapshot_checksum(const unsigned char* p, std::size_t payload_bytes,
                                                      std::size_t header_bytes = snapshot_header_bytes) noexcept;
+// Writes the payload's length, then the checksum, into the header of the snapshot at
+// p (header_bytes long, the payload after it): what snapshot_writer::finish does.
+inline void seal_snapshot(unsigned char* p, std::size_t payload_bytes,
+                          std::size_t header_bytes = snapshot_header_bytes) noexcept;
 }  // namespace detail
 
 // Appends a snapshot to a byte vector: begin() writes the header, the put calls the
@@ -82,9 +86,7 @@ public:
         put(std::uint64_t{0});  // checksum, filled by finish()
     }
     void finish() noexcept {
-        const std::uint64_t length = out_.size() - (start_ + snapshot_header_bytes);
-        store(start_ + snapshot_header_bytes - 16, length);
-        store(start_ + snapshot_header_bytes - 8, detail::snapshot_checksum(out_.data() + start_, length));
+        detail::seal_snapshot(out_.data() + start_, out_.size() - (start_ + snapshot_header_bytes));
     }
 
     void put(std::uint8_t x) { out_.push_back(x); }
@@ -123,9 +125,6 @@ private:
     void put_bits(std::uint64_t x, std::size_t bytes) {
         for (std::size_t i = 0; i < bytes; ++i) out_.push_back(static_cast<unsigned char>(x >> (8 * i)));
     }
-    void store(std::size_t at, std::uint64_t x) noexcept {
-        for (std::size_t i = 0; i < 8; ++i) out_[at + i] = static_cast<unsigned char>(x >> (8 * i));
-    }
     std::vector<unsigned char>& out_;
     std::size_t start_ = 0;
 };
@@ -147,7 +146,7 @@ public:
             return fail("header", "shorter than a snapshot header (truncated?)");
         if (std::memcmp(bytes_.data(), detail::snapshot_magic, 8) != 0) return fail("magic", "not a boids snapshot");
         pos_ = 8;
-        limit_ = 12;
+        limit_ = 8 + 4;  // the version, which says how long the header is
         std::uint32_t version = 0, k = 0, sb = 0, dim = 0;
         std::uint64_t length = 0, sum = 0;
         get(version);
@@ -294,6 +293,13 @@ inline std::uint64_t snapshot_checksum(const unsigned char* p, std::size_t paylo
                                        std::size_t header_bytes) noexcept {
     const std::uint64_t h = fnv1a64(p, header_bytes - 8);
     return fnv1a64(p + header_bytes, payload_bytes, h);
+}
+inline void seal_snapshot(unsigned char* p, std::size_t payload_bytes, std::size_t header_bytes) noexcept {
+    auto store = [&](std::size_t at, std::uint64_t x) {
+        for (std::size_t i = 0; i < 8; ++i) p[at + i] = static_cast<unsigned char>(x >> (8 * i));
+    };
+    store(header_bytes - 16, payload_bytes);
+    store(header_bytes - 8, snapshot_checksum(p, payload_bytes, header_bytes));
 }
 }  // namespace detail
 

@@ -381,9 +381,7 @@ TEST_CASE("starling: a snapshot of another layout is refused as such, the flock 
     auto relabel = [&](std::uint32_t layout) {  // the same payload under another layout number
         auto b = bytes;
         for (std::size_t i = 0; i < 4; ++i) b[16 + i] = static_cast<unsigned char>(layout >> (8 * i));
-        const std::uint64_t sum = boids::detail::snapshot_checksum(b.data(), b.size() - boids::snapshot_header_bytes);
-        for (std::size_t i = 0; i < 8; ++i)
-            b[boids::snapshot_header_bytes - 8 + i] = static_cast<unsigned char>(sum >> (8 * i));
+        boids::detail::seal_snapshot(b.data(), b.size() - boids::snapshot_header_bytes);
         return b;
     };
     boids::starling::flock<bird> g(m, 5);

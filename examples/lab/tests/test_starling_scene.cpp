@@ -156,10 +156,7 @@ TEST_CASE("starlings: load refuses other snapshots and bad buffers, keeping the 
     // payload's second field, after dt) set above the candidates.
     std::vector<unsigned char> crafted = bytes;
     crafted[boids::snapshot_header_bytes + 4] = 30;
-    const std::uint64_t sum =
-        boids::detail::snapshot_checksum(crafted.data(), crafted.size() - boids::snapshot_header_bytes);
-    for (std::size_t i = 0; i < 8; ++i)
-        crafted[boids::snapshot_header_bytes - 8 + i] = static_cast<unsigned char>(sum >> (8 * i));
+    boids::detail::seal_snapshot(crafted.data(), crafted.size() - boids::snapshot_header_bytes);
     CHECK(field(target.load(boids::span<const unsigned char>(crafted))) == "candidates");
     CHECK_FALSE(target.load(boids::span<const unsigned char>(crafted)).ok());
     CHECK(target.flight().size() == 7);

@@ -164,7 +164,7 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
         return "more boids than the kernel's lane indices count exactly (2^23 in float)";
     const auto runs = grid.runs();  // the grid as the kernel reads it
     // Offsets by images only where the grid says they need them (offsets_need_images).
-    const bool toroidal = cfg.world.kind == edges::toroidal && runs.offsets_need_images();
+    const bool images = cfg.world.kind == edges::toroidal && runs.offsets_need_images();
     const auto order = runs.order();
     constexpr std::size_t padding = decltype(runs)::padding;
     if (ws.sorted_velocities.size() != n * D + padding) ws.sorted_velocities.assign(n * D + padding, S(0));
@@ -204,7 +204,7 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
     bool whole = true;
     for (std::size_t d = 0; d < D; ++d) whole = whole && runs.cells_per_axis()[d] <= 2 * plan.reach + 1;
     if (whole) plan.scan_all = true;
-    const bool one_image = toroidal && runs.have_one_image(plan);
+    const bool one_image = images && runs.have_one_image(plan);
     const bool avx = avx_at_run_time();
     executor(tasks, [&](std::size_t t) {
         const index_range range = task_range(n, t, tasks);
@@ -239,7 +239,7 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
         bool last_crowded = false;  // the boid before was crowded
         const std::size_t heed = cfg.neighbor_cap();
         const bool capped = heed < n;  // else no boid can be crowded
-        const bool per_lane = toroidal && !one_image;
+        const bool per_lane = images && !one_image;
         const S full_r2 = q.r2;
         // Cells sized for the cap (the grid sizes them so where the flock is dense:
         // cells_for_query): a boid's nearest are first looked for in the one or two
@@ -247,8 +247,8 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
         // read only for a boid whose nearest that block cannot prove.
         const run_plan near_plan{runs.nearest_reach(), false};
         const bool two_level = capped && !plan.scan_all && plan.reach > 1 && runs.sized_for_nearest();
-        const bool near_one_image = toroidal && runs.have_one_image(near_plan);
-        const bool near_per_lane = toroidal && !near_one_image;
+        const bool near_one_image = images && runs.have_one_image(near_plan);
+        const bool near_per_lane = images && !near_one_image;
         candidate_block<S, D> near = scratch.block_for(scratch.near, 0);
         bool filled = false;  // the block holds this cell's candidates within the radius
         for (std::size_t s = b; s < e; ++s) {
