@@ -94,8 +94,8 @@ TEMPLATE_TEST_CASE("uniform_grid over a torus much larger than its flock: the sa
     using S = boids::scalar_t<V>;
     const auto world = test::box<V>(boids::edges::toroidal, 400, 280, 160);
     const S radius = S(3);
-    for (double start : {0.0, 0.3, 0.52, 0.9})  // where the flock starts, in box sizes
-        for (double span : {0.1, 0.45, 0.6}) {  // how much of the box it spans
+    for (double start : {0.0, 0.3, 0.52, 0.9, 0.95})  // where the flock starts, in box sizes
+        for (double span : {0.1, 0.45, 0.6}) {        // how much of the box it spans
             boids::random_stream rng(static_cast<std::uint64_t>(start * 100 + span * 10));
             std::vector<V> pos(300), vel(300);
             for (std::size_t i = 0; i < pos.size(); ++i) {
@@ -114,6 +114,15 @@ TEMPLATE_TEST_CASE("uniform_grid over a torus much larger than its flock: the sa
             // tenth of it across, across a seam or not, under a thousand cells of the radius.
             if (span < 0.2) CHECK(g.bucket_count() < 1000);
             if (span > 0.5) CHECK(g.bucket_count() > 3000);
+            // Across a seam a cell edge lies on it: each cell holds boids of one side.
+            const auto runs = g.runs();
+            std::size_t mixed = 0;
+            for (std::size_t s = 0; s < pos.size(); s = runs.cell_end_of(s)) {
+                S image[boids::dimension_v<V>];
+                if (runs.one_side_image(s, runs.cell_end_of(s), image) == nullptr) ++mixed;
+            }
+            CHECK(mixed == 0);
+            if (span < 0.5 && start + span > 1.0) CHECK(runs.across_seams());
             for (std::size_t i = 0; i < pos.size(); i += 7) {
                 const auto cone = boids::vision_cone<S, boids::dimension_v<V>>::from(vel[i], S(270));
                 const boids::vision_cone<S, boids::dimension_v<V>> all{};

@@ -106,14 +106,13 @@ template <class V>
     return summary;
 }
 
-// fill_block into `blk`, first grown (in `storage`, the task's) to a neighbourhood
-// denser than any before where it must be.
+// fill_block into `blk`, grown first (in the task's `storage`) where it must be.
 template <class S, std::size_t D, class Runs>
 void fill_growing(const Runs& runs, const run_plan& plan, bool one_image, std::size_t slot, const S* axes,
                   const S* vels, std::size_t n, task_scratch<S, D>& scratch, block_storage<S, D>& storage,
-                  candidate_block<S, D>& blk) {
+                  candidate_block<S, D>& blk, const S* cell_image) {
     for (;;) {
-        if (fill_block(runs, plan, one_image, slot, axes, vels, n, blk)) return;
+        if (fill_block(runs, plan, one_image, slot, axes, vels, n, blk, cell_image)) return;
         blk = scratch.block_for(storage, block_size_of(runs, plan, slot));  // the distances keep up
     }
 }
@@ -198,9 +197,8 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
     const S cos_half = vision_cone<S, D>::cos_half_of(cfg.view_angle);  // once per step, not per boid
     const bool linear = cfg.separate.falloff == separation_falloff::linear;
     auto plan = runs.plan_for(cfg.view_radius);
-    // A grid a few cells across, whose every block would hold the whole flock: one
-    // block of every slot in order, filled once per task (not once per cell), with
-    // the minimum image lane by lane.
+    // A grid a few cells across, whose every block would hold the whole flock: one block
+    // of every slot in order, filled once per task, with the minimum image lane by lane.
     bool whole = true;
     for (std::size_t d = 0; d < D; ++d) whole = whole && runs.cells_per_axis()[d] <= 2 * plan.reach + 1;
     if (whole) plan.scan_all = true;
@@ -225,8 +223,7 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
         finish_batch<S, D> batch{};  // zeros: the lanes past its size compute on finite leftovers
         constexpr bool ready_made = is_ready_made_blend<Blend>::value;
         const bool batched = ready_made && batch_finish_supported(cfg);
-        // A blend of the user's: its boids wait with their summaries, then are asked
-        // and moved together (move_waiting_boids).
+        // A blend of the user's: its boids wait with their summaries (move_waiting_boids).
         neighborhood_summary<V> waiting[ready_made ? 1 : finish_batch<S, D>::capacity];
         std::size_t waiting_index[ready_made ? 1 : finish_batch<S, D>::capacity];
         auto finish_waiting = [&] {
@@ -239,7 +236,7 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
         bool last_crowded = false;  // the boid before was crowded
         const std::size_t heed = cfg.neighbor_cap();
         const bool capped = heed < n;  // else no boid can be crowded
-        const bool per_lane = images && !one_image;
+        bool per_lane = images && !one_image;
         const S full_r2 = q.r2;
         // Cells sized for the cap (the grid sizes them so where the flock is dense:
         // cells_for_query): a boid's nearest are first looked for in the one or two
@@ -248,17 +245,25 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
         const run_plan near_plan{runs.nearest_reach(), false};
         const bool two_level = capped && !plan.scan_all && plan.reach > 1 && runs.sized_for_nearest();
         const bool near_one_image = images && runs.have_one_image(near_plan);
-        const bool near_per_lane = images && !near_one_image;
+        bool near_per_lane = images && !near_one_image;
+        // Across a seam: one image a candidate where a cell's boids share a side, else per lane.
+        const bool seams = images && runs.across_seams() && !plan.scan_all;
+        S cell_image[D] = {};
+        const S* image = nullptr;  // this cell's, where it has one
         candidate_block<S, D> near = scratch.block_for(scratch.near, 0);
         bool filled = false;  // the block holds this cell's candidates within the radius
         for (std::size_t s = b; s < e; ++s) {
             if (s >= cell_end) {
                 cell_end = plan.scan_all ? e : runs.cell_end_of(s);
+                if (seams) {
+                    image = runs.one_side_image(s, cell_end, cell_image);
+                    per_lane = near_per_lane = image == nullptr;
+                }
                 filled = !two_level;  // else the whole radius is filled when a boid of the cell needs it
                 if (two_level)
-                    fill_growing(runs, near_plan, near_one_image, s, axes, vels, n, scratch, scratch.near, near);
-                else if (!fill_block(runs, plan, one_image, s, axes, vels, n, block))
-                    fill_growing(runs, plan, one_image, s, axes, vels, n, scratch, scratch.full, block);
+                    fill_growing(runs, near_plan, near_one_image, s, axes, vels, n, scratch, scratch.near, near, image);
+                else if (!fill_block(runs, plan, one_image, s, axes, vels, n, block, image))
+                    fill_growing(runs, plan, one_image, s, axes, vels, n, scratch, scratch.full, block, image);
             }
             const std::size_t i = order[s];
             // This boid's own state from the cell-ordered copies: sequential reads.
@@ -321,7 +326,7 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
                 }
             }
             if (!summed && !filled) {
-                fill_growing(runs, plan, one_image, s, axes, vels, n, scratch, scratch.full, block);
+                fill_growing(runs, plan, one_image, s, axes, vels, n, scratch, scratch.full, block, image);
                 filled = true;
             }
             if (!summed) {

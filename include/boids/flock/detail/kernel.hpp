@@ -175,10 +175,13 @@ BOIDS_DETAIL_OUT_OF_LINE void block_sums_in_parts(bool avx, const kernel_query<S
 
 // Fills `block` with the candidates of the boid in `slot` (and of every boid in its
 // cell): the grid's runs in their order, positions from `axes` and velocities from
-// `vels` (per axis, n apart, in slot order). False when they do not fit.
+// `vels` (per axis, n apart, in slot order). False when they do not fit. With
+// `cell_image` (cells across a torus's seam, whose boids of this cell all lie on one
+// side of it: their seam_image per axis), each candidate's shift is its own image less
+// the cell's, which makes (x_j - p) + shift its minimum image.
 template <class S, std::size_t D, class Runs>
 bool fill_block(const Runs& runs, const run_plan& plan, bool one_image, std::size_t slot, const S* axes, const S* vels,
-                std::size_t n, candidate_block<S, D>& filled) noexcept {
+                std::size_t n, candidate_block<S, D>& filled, const S* cell_image = nullptr) noexcept {
     BOIDS_ASSERT(filled.no_shift != nullptr, "fill_block: the block has no row of zeros (see block_storage::view)");
     // Filled through a copy of its own: the copies below write through memcpy, which
     // may touch any object, and would make the caller's block be read again after each.
@@ -249,6 +252,14 @@ bool fill_block(const Runs& runs, const run_plan& plan, bool one_image, std::siz
     BOIDS_DETAIL_UNROLL
     for (std::size_t d = 0; d < D; ++d)
         for (std::size_t k = 0; k < block_lanes<S>; k += P::lanes) P::store(block.pos[d] + block.size + k, far);
+    if (cell_image != nullptr)
+        for (std::size_t d = 0; d < D; ++d) {
+            if (!runs.block_across_seam(slot, plan.reach, d)) continue;  // every shift 0
+            runs.seam_shifts(block.pos[d], block.size, d, cell_image[d], block.shift_row[d]);
+            for (std::size_t k = block.size; k < block.size + block_lanes<S>; ++k) block.shift_row[d][k] = S(0);
+            block.shift[d] = block.shift_row[d];
+            block.shifted = true;
+        }
     filled = block;
     return true;
 }

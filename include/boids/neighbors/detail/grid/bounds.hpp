@@ -21,7 +21,8 @@ struct bounds_of_flock {
     // the coordinates below the cut counted a box's size further on (grid_layout::local).
     std::array<scalar, dim> lo, hi;
     std::array<bool, dim> seam{};
-    bool compact = false;  // over a torus: every boid in the box, within less than half of it
+    std::array<scalar, dim> cut{};  // across a seam: below it, past the seam
+    bool compact = false;           // over a torus: every boid in the box, within less than half of it
 };
 
 // `compact_wanted`: over a torus, whether to look for a compact flock at all (else the
@@ -75,11 +76,15 @@ bounds_of_flock<V> flock_bounds(span<const V> positions, const world_for<V>& wor
         scan(i0, i1);
         for (std::size_t d = 0; d < dim && compact; ++d) {
             compact = lo[d] >= scalar(0) && hi[d] < world.size[d];
-            for (std::size_t i = i0; i < i1 && compact; ++i) {
-                const auto bin = static_cast<std::size_t>(boids::get(positions[i], d) * (scalar(bins) / world.size[d]));
-                held[d] |= std::uint64_t(1) << std::min(bin, bins - 1);
+            if (!compact) break;
+            const scalar to_bin = scalar(bins) / world.size[d];
+            std::uint64_t h = held[d];
+            for (std::size_t i = i0; i < i1; ++i) {  // coordinates in [0, size): bins 0 to 64
+                const auto bin = static_cast<std::int32_t>(boids::get(positions[i], d) * to_bin);
+                h |= std::uint64_t(1) << std::min(bin, std::int32_t(bins - 1));
             }
-            compact = compact && std::bitset<bins>(held[d]).count() <= 34;
+            held[d] = h;
+            compact = std::bitset<bins>(h).count() <= 34;
         }
     }
     // Each wide axis is cut in the middle of its widest run of empty bins, and the
@@ -98,16 +103,25 @@ bounds_of_flock<V> flock_bounds(span<const V> positions, const world_for<V>& wor
         const std::size_t middle = (best_end + bins - best / 2) % bins;
         const scalar cut = static_cast<scalar>(middle) * (world.size[d] / scalar(bins));
         scalar a = std::numeric_limits<scalar>::max(), z = std::numeric_limits<scalar>::lowest();
-        for (std::size_t i = 0; i < count; ++i) {
-            const scalar x = boids::get(positions[i], d);
-            const scalar u = x < cut ? x + world.size[d] : x;
-            a = std::min(a, u);
-            z = std::max(z, u);
+        const scalar size = world.size[d];
+        scalar u[chunk];
+        for (std::size_t i0 = 0; i0 < count; i0 += chunk) {     // in loops without branches (vectorised):
+            const std::size_t m = std::min(chunk, count - i0);  // half the boids lie past the cut
+            for (std::size_t k = 0; k < m; ++k) u[k] = boids::get(positions[i0 + k], d);
+            for (std::size_t k = 0; k < m; ++k) {
+                const scalar past = u[k] < cut ? size : scalar(0);
+                u[k] = u[k] + past;
+            }
+            for (std::size_t k = 0; k < m; ++k) {
+                a = u[k] < a ? u[k] : a;
+                z = u[k] > z ? u[k] : z;
+            }
         }
         compact = z - a < world.size[d] * scalar(0.499);
         lo[d] = a;
         hi[d] = z;
         box.seam[d] = compact;
+        box.cut[d] = cut;
     }
     if (!compact) box.seam.fill(false);
     return box;

@@ -24,6 +24,10 @@ void batched_nearest(const grid_cells<V, false>& g, const grid_runs<V>& runs, co
     constexpr std::size_t dim = dimension_v<V>;
     const std::size_t k = out.capacity();
     const bool torus = g.layout.torus();
+    // Cells across a torus's seam: a cell whose boids all lie on one side of it gets
+    // each candidate's shift (its image less the cell's: grid_runs::seam_image);
+    // any other, each boid on its own.
+    const bool seams = runs.across_seams();
     const auto& lay = g.layout;
     constexpr std::size_t cap = knn_block_size;
     constexpr std::size_t room = cap + 2 * distance_padding<scalar>;
@@ -51,6 +55,11 @@ void batched_nearest(const grid_cells<V, false>& g, const grid_runs<V>& runs, co
     for (std::size_t s = b; s < e;) {
         const std::size_t cell_end = std::min(g.cell_end_of(s), e);
         const std::size_t cell_begin = g.cell_begin_of(s);
+        scalar cell_image[dim] = {};
+        if (seams && runs.one_side_image(cell_begin, g.cell_end_of(s), cell_image) == nullptr) {
+            for (; s < cell_end; ++s) one(s);
+            continue;
+        }
         std::size_t size = 0, self_base = 0;
         bool fits = true;
         auto add = [&](std::size_t r0, std::size_t r1, const scalar* shift) {
@@ -84,6 +93,16 @@ void batched_nearest(const grid_cells<V, false>& g, const grid_runs<V>& runs, co
         for (std::size_t j = size; j < size + distance_padding<scalar>; ++j) {  // finite lanes past the end
             for (std::size_t d = 0; d < dim; ++d) bx[d][j] = bshift[d][j] = scalar(0);
         }
+        bool shifted = torus;  // (x - p) + shift, or where no shift can be other than 0, x - p
+        bool across[dim] = {};
+        for (std::size_t d = 0; d < dim && seams; ++d) {
+            across[d] = runs.block_across_seam(s, plan.reach, d);
+            shifted = shifted || across[d];
+        }
+        for (std::size_t d = 0; d < dim && seams && shifted; ++d) {
+            if (across[d]) runs.seam_shifts(bx[d], size, d, cell_image[d], bshift[d]);
+            else std::fill(bshift[d], bshift[d] + size, scalar(0));
+        }
         // The ball is the same for every boid of the cell: its radius, and whether
         // the block reaches past it on every axis.
         const scalar guess = guess_radius_squared(lay, g.scell[s], size, k);
@@ -103,7 +122,7 @@ void batched_nearest(const grid_cells<V, false>& g, const grid_runs<V>& runs, co
             }
             // (x - p) + shift: within the block's reach, the minimum image exactly
             // as append_distances computes it
-            if (torus) block_distances<true>(g.avx, block_x, block_shift, p.data(), size, d2);
+            if (shifted) block_distances<true>(g.avx, block_x, block_shift, p.data(), size, d2);
             else block_distances<false>(g.avx, block_x, block_shift, p.data(), size, d2);
             out.add_candidates(size);
             d2[self_base + (s - cell_begin)] = std::numeric_limits<scalar>::infinity();
@@ -140,7 +159,7 @@ void nearest_in_slots(const grid_cells<V, Hashed>& g, std::size_t b, std::size_t
         const grid_runs<V> runs(g);
         const run_plan plan{1, false};
         if (g.near_ready && k > 0 && k <= max_nearest_k && !g.too_many_cells(1) &&
-            (!g.layout.images() || runs.have_one_image(plan))) {
+            (!g.layout.torus() || runs.have_one_image(plan))) {
             batched_nearest(g, runs, plan, b, e, out, max_radius, one, visit);
             return;
         }

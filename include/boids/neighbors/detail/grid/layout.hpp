@@ -37,10 +37,13 @@ struct grid_layout {
     std::array<scalar, dim> w{};        // cell widths
     std::array<scalar, dim> origin{};
     bool tiles = true;  // a torus's cells tile its box (see torus())
-    // Per axis, cells over a flock that lies across the torus's seam (see local()).
+    // Per axis, cells over a flock that lies across the torus's seam, and where its part
+    // past the seam ends (see local()).
     std::array<bool, dim> seam{};
-    cell_t cmin{}, cmax{};  // an open hashed grid's occupied cells
-    std::size_t mask = 0;   // a hashed grid's bucket mask
+    std::array<scalar, dim> cut{};
+    std::array<std::int32_t, dim> seam_cell{};  // the first cell past the seam
+    cell_t cmin{}, cmax{};                      // an open hashed grid's occupied cells
+    std::size_t mask = 0;                       // a hashed grid's bucket mask
 
     // A cell size that is not > 0 becomes infinite: one cell, slow but never a lost neighbour.
     [[nodiscard]] static scalar usable_cell(scalar size) noexcept {
@@ -54,7 +57,8 @@ struct grid_layout {
     // grid over a torus too large to tile with cells of the size asked (more than about
     // 8 a boid) whose flock lies within less than half of it on every axis covers the
     // flock as in a box world instead: every pair's direct offset is then its minimum
-    // image, or across a seam (seam[d]) its offset in local() coordinates is.
+    // image, or across a seam (seam[d]) its offset in local() coordinates is. Cells
+    // there have an edge on the seam, so each holds boids of one side.
     [[nodiscard]] bool torus() const noexcept { return world.kind == edges::toroidal && tiles; }
     // Whether offsets between boids need their minimum image: cells that tile a torus,
     // or cells over a flock that lies across one of its seams.
@@ -64,9 +68,9 @@ struct grid_layout {
         return any;
     }
     // A coordinate as the cells count it: across a seam, the flock's part past it
-    // (below origin) follows its part before it, a box's size further on.
+    // (below cut) follows its part before it, a box's size further on.
     [[nodiscard]] scalar local(scalar x, std::size_t d) const noexcept {
-        return seam[d] && x < origin[d] ? x + world.size[d] : x;
+        return seam[d] ? x + (x < cut[d] ? world.size[d] : scalar(0)) : x;
     }
     // The largest coordinate that rounding slack must allow for, before the finite
     // positions of an open world: a torus's size, twice it across a seam.
@@ -132,12 +136,13 @@ struct grid_layout {
             for (std::size_t d = 0; d < dim; ++d)
                 tiled *=
                     std::max(1.0, std::floor(static_cast<double>(world.size[d]) / static_cast<double>(padded_cell())));
-        // Across a seam, offsets take their minimum image lane by lane, which costs
-        // about what cells a quarter wider than asked do: tiling is left that far.
+        // Across a seam, blocks near it see their candidates through two images, which
+        // costs about what cells a quarter wider than asked do: tiling is left that far.
         const bounds_of_flock<V> box =
             flock_bounds(positions, world, tiled > cap, tiled > cap * std::pow(1.25, static_cast<double>(dim)));
         std::array<scalar, dim> lo = box.lo, hi = box.hi;
         seam = box.seam;
+        cut = box.cut;
         tiles = !box.compact;
         if (torus()) {  // the cells tile the box, so that their coordinates wrap
             for (std::size_t d = 0; d < dim; ++d) {
@@ -176,6 +181,12 @@ struct grid_layout {
             n[d] = static_cast<std::int32_t>(cells[d]);
             w[d] = extent[d] > scalar(0) ? extent[d] / static_cast<scalar>(n[d]) : padded_cell();
             if (!(w[d] >= padded_cell())) w[d] = padded_cell();  // rounding of extent / n
+            if (seam[d]) {  // a cell edge on the seam, so that a cell holds boids of one side
+                const scalar before = std::ceil((world.size[d] - origin[d]) / w[d]);
+                origin[d] = world.size[d] - before * w[d];
+                if (origin[d] + static_cast<scalar>(n[d]) * w[d] < hi[d]) ++n[d];
+                seam_cell[d] = static_cast<std::int32_t>(before);
+            }
         }
     }
 
@@ -216,10 +227,14 @@ struct grid_layout {
         if (no_wrap) {
             for (std::size_t d = 0; d < dim; ++d) {
                 const scalar o = origin[d], width = w[d], hi = static_cast<scalar>(n[d] - 1);
+                const scalar c = cut[d], size = world.size[d];
                 auto along = [&](auto across_seam) {
                     for (std::size_t k = 0; k < cell_chunk; ++k) {
                         scalar xk = x[d][k];
-                        if constexpr (decltype(across_seam)::value) xk = xk < o ? xk + world.size[d] : xk;  // local()
+                        if constexpr (decltype(across_seam)::value) {  // local(), in a form that vectorises
+                            const scalar past = xk < c ? size : scalar(0);
+                            xk = xk + past;
+                        }
                         const scalar u = (xk - o) / width;
                         scalar t = u >= scalar(0) ? u : scalar(0);  // below 0 and NaN: cell 0
                         t = t > hi ? hi : t;

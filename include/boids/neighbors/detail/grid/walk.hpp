@@ -166,6 +166,37 @@ public:
     // less than half of it on every axis, not across a seam, the cells cover the flock
     // and direct offsets are minimum images.
     [[nodiscard]] bool offsets_need_images() const noexcept { return g_->layout.images(); }
+    // Whether the cells follow the flock across a seam of the torus on axis d (see
+    // grid_layout::local), and then the image of a position there: the box's size for a
+    // position past the seam, else 0. Two positions' offset plus the difference of their
+    // images is their minimum image.
+    [[nodiscard]] bool across_seam(std::size_t d) const noexcept { return g_->layout.seam[d]; }
+    [[nodiscard]] bool across_seams() const noexcept { return g_->layout.images() && !g_->layout.torus(); }
+    // Whether the box of cells within `reach` of the cell holding `slot` lies on both
+    // sides of a seam on axis d.
+    [[nodiscard]] bool block_across_seam(std::size_t slot, std::int32_t reach, std::size_t d) const noexcept {
+        const std::int32_t c = g_->scell[slot][d], first_past = g_->layout.seam_cell[d];
+        return g_->layout.seam[d] && c - reach < first_past && c + reach >= first_past;
+    }
+    [[nodiscard]] scalar seam_image(scalar x, std::size_t d) const noexcept {
+        return g_->layout.seam[d] && x < g_->layout.cut[d] ? g_->layout.world.size[d] : scalar(0);
+    }
+    // The image of the boids of slots [s0, s1) (one cell's) per axis, into `image`, where
+    // they all lie on the same side of every seam; else null.
+    const scalar* one_side_image(std::size_t s0, std::size_t s1, scalar (&image)[dim]) const noexcept {
+        const std::size_t n = g_->order.size();
+        for (std::size_t d = 0; d < dim; ++d) image[d] = seam_image(g_->spos[d * n + s0], d);
+        for (std::size_t s = s0 + 1; s < s1; ++s)
+            for (std::size_t d = 0; d < dim; ++d)
+                if (seam_image(g_->spos[d * n + s], d) != image[d]) return nullptr;
+        return image;
+    }
+    // The shifts of positions x[0, m) seen from a cell of image `from` (seam_image per
+    // candidate, less it), on an axis whose cells lie across the seam.
+    void seam_shifts(const scalar* x, std::size_t m, std::size_t d, scalar from, scalar* shift) const noexcept {
+        const scalar cut = g_->layout.cut[d], past = g_->layout.world.size[d] - from, before = -from;
+        for (std::size_t k = 0; k < m; ++k) shift[k] = x[k] < cut ? past : before;
+    }
     [[nodiscard]] std::array<std::int32_t, dim> cells_per_axis() const noexcept { return g_->layout.n; }
     [[nodiscard]] span<const std::size_t> order() const noexcept { return {g_->order.data(), g_->order.size()}; }
     [[nodiscard]] std::size_t slot_of(std::size_t i) const noexcept { return g_->slot[i]; }
