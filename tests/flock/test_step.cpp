@@ -794,6 +794,27 @@ TEST_CASE("a packed flock across the seams of a large torus: cells over the floc
         CHECK(same_bits(one.second, both.second));
         CHECK_FALSE(same_bits(one.first, p));  // they moved
     }
+    {
+        // Boids on the seams themselves, and an ulp before them, where rounding may put
+        // a boid in the cell beside its own side's: brute force's neighbours still.
+        std::vector<test::dvec3> p, v;
+        packed_flock(11, 1500, 20.0, p, v);
+        across_seams(p, 1000.0, 2000.0);
+        for (std::size_t i = 0; i < p.size(); i += 3) {
+            const std::size_t d = i % 3;
+            const double on = (i / 3) % 2 == 0 ? 0.0 : std::nextafter(2000.0, 0.0);
+            p[i] = boids::generate<test::dvec3>([&](std::size_t a) { return a == d ? on : boids::get(p[i], a); });
+        }
+        for (std::size_t cap : {std::size_t(7), boids::no_cap}) {
+            const auto cfg = packed_cube_config(360.0, cap);
+            boids::uniform_grid<test::dvec3> grid(cfg.world, cfg.view_radius);
+            boids::flock_workspace<test::dvec3> ws;
+            const auto got = summaries_of_step(cfg, p, v, grid, ws);
+            CAPTURE(cap, grid.bucket_count());
+            CHECK(grid.bucket_count() < 3000);
+            CHECK(summaries_off_brute_force(cfg, p, v, got) == 0);
+        }
+    }
     // The lesson's boids in a 200 px square on the corner of a 4000 px torus. A cap of
     // 7 without a cone asks for cells of about 15 px: 70,000 would tile it, where 8 a
     // boid (16,000) is the most, so they cover the flock. Cells a quarter wider than

@@ -172,11 +172,12 @@ public:
     // images is their minimum image.
     [[nodiscard]] bool across_seam(std::size_t d) const noexcept { return g_->layout.seam[d]; }
     [[nodiscard]] bool across_seams() const noexcept { return g_->layout.images() && !g_->layout.torus(); }
-    // Whether the box of cells within `reach` of the cell holding `slot` lies on both
-    // sides of a seam on axis d.
+    // Whether the box of cells within `reach` of the cell holding `slot` may hold boids
+    // of both sides of a seam on axis d: it lies on both, or ends in a cell beside the
+    // seam, where rounding may have put a boid of the other side.
     [[nodiscard]] bool block_across_seam(std::size_t slot, std::int32_t reach, std::size_t d) const noexcept {
         const std::int32_t c = g_->scell[slot][d], first_past = g_->layout.seam_cell[d];
-        return g_->layout.seam[d] && c - reach < first_past && c + reach >= first_past;
+        return g_->layout.seam[d] && c - reach <= first_past && c + reach + 1 >= first_past;
     }
     [[nodiscard]] scalar seam_image(scalar x, std::size_t d) const noexcept {
         return g_->layout.seam[d] && x < g_->layout.cut[d] ? g_->layout.world.size[d] : scalar(0);
