@@ -77,11 +77,12 @@ bounds_of_flock<V> flock_bounds(span<const V> positions, const world_for<V>& wor
         for (std::size_t d = 0; d < dim && compact; ++d) {
             compact = lo[d] >= scalar(0) && hi[d] < world.size[d];
             if (!compact) break;
-            const scalar to_bin = scalar(bins) / world.size[d];
+            const scalar to_bin = scalar(bins) / world.size[d];  // infinite for a size below 64 / max
             std::uint64_t h = held[d];
-            for (std::size_t i = i0; i < i1; ++i) {  // coordinates in [0, size): bins 0 to 64
-                const auto bin = static_cast<std::int32_t>(boids::get(positions[i], d) * to_bin);
-                h |= std::uint64_t(1) << std::min(bin, std::int32_t(bins - 1));
+            for (std::size_t i = i0; i < i1; ++i) {  // coordinates in [0, size): bins 0 to 64, or NaN (0 * inf)
+                const scalar f = boids::get(positions[i], d) * to_bin;
+                const auto bin = f < scalar(bins) ? static_cast<std::int32_t>(f) : std::int32_t(bins - 1);
+                h |= std::uint64_t(1) << bin;
             }
             held[d] = h;
             compact = std::bitset<bins>(h).count() <= 34;
