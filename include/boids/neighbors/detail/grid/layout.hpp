@@ -69,8 +69,12 @@ struct grid_layout {
     }
     // A coordinate as the cells count it: across a seam, the flock's part past it
     // (below cut) follows its part before it, a box's size further on.
-    [[nodiscard]] scalar local(scalar x, std::size_t d) const noexcept {
-        return seam[d] ? x + (x < cut[d] ? world.size[d] : scalar(0)) : x;
+    [[nodiscard]] scalar local(scalar x, std::size_t d) const noexcept { return seam[d] ? x + seam_image(x, d) : x; }
+    // The image of a position across a seam on axis d: the box's size past the seam,
+    // else 0. Two positions' offset plus the difference of their images is their
+    // minimum image.
+    [[nodiscard]] scalar seam_image(scalar x, std::size_t d) const noexcept {
+        return seam[d] && x < cut[d] ? world.size[d] : scalar(0);
     }
     // The largest coordinate that rounding slack must allow for, before the finite
     // positions of an open world: a torus's size, twice it across a seam.

@@ -166,11 +166,8 @@ public:
     // less than half of it on every axis, not across a seam, the cells cover the flock
     // and direct offsets are minimum images.
     [[nodiscard]] bool offsets_need_images() const noexcept { return g_->layout.images(); }
-    // Whether the cells follow the flock across a seam of the torus on axis d (see
-    // grid_layout::local), and then the image of a position there: the box's size for a
-    // position past the seam, else 0. Two positions' offset plus the difference of their
-    // images is their minimum image.
-    [[nodiscard]] bool across_seam(std::size_t d) const noexcept { return g_->layout.seam[d]; }
+    // Whether the cells follow the flock across a seam of the torus (see
+    // grid_layout::local), and then the image of a position there (seam_image).
     [[nodiscard]] bool across_seams() const noexcept { return g_->layout.images() && !g_->layout.torus(); }
     // Whether the box of cells within `reach` of the cell holding `slot` may hold boids
     // of both sides of a seam on axis d: it lies on both, or ends in a cell beside the
@@ -179,9 +176,7 @@ public:
         const std::int32_t c = g_->scell[slot][d], first_past = g_->layout.seam_cell[d];
         return g_->layout.seam[d] && c - reach <= first_past && c + reach + 1 >= first_past;
     }
-    [[nodiscard]] scalar seam_image(scalar x, std::size_t d) const noexcept {
-        return g_->layout.seam[d] && x < g_->layout.cut[d] ? g_->layout.world.size[d] : scalar(0);
-    }
+    [[nodiscard]] scalar seam_image(scalar x, std::size_t d) const noexcept { return g_->layout.seam_image(x, d); }
     // The image of the boids of slots [s0, s1) (one cell's) per axis, into `image`, where
     // they all lie on the same side of every seam; else null.
     const scalar* one_side_image(std::size_t s0, std::size_t s1, scalar (&image)[dim]) const noexcept {
