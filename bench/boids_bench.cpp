@@ -1,6 +1,8 @@
 // boids-bench: neighbour search and whole flock steps.
 //   neighbors/<metric|topological>/<2d|3d>/<all_pairs|grid>/N
 //   neighbors/<metric|topological>/<2d|3d>/grid_cell_order/N  (queries in the grid's cell order)
+//   neighbors/metric/2d/<grid|hashed>_torus_patch/N/widen:W  (the flock across the corner of
+//     a torus W times its side)
 //   step/<lesson|standard2d|standard3d>/<all_pairs|grid|auto>/N/threads:T
 //   step/standard2d_cone270/grid, step/standard<2d|3d>_topological7/grid
 //   step/standard<2d|3d>_cell_ordered/grid  (the caller's arrays kept in cell order)
@@ -199,11 +201,20 @@ void bm_open_step(benchmark::State& state, open_variant variant) {
 // walk the grid's cell order, as a step does, so neighbouring queries share their
 // cells in cache; topological ones then go through the batch query.
 template <class V, class F>
-void run_neighbors(benchmark::State& state, F& finder, bool topological, bool by_cell = false) {
+// widen > 1: the finder's torus is that many times the scene's, the flock a patch
+// across its corner (the scene's positions moved back by half its side, then wrapped).
+void run_neighbors(benchmark::State& state, F& finder, bool topological, bool by_cell = false, double widen = 1) {
     const auto n = static_cast<std::size_t>(state.range(0));
     const auto cfg = standard_scene<V>(n);
     std::vector<V> p, v;
     scatter(n, cfg, p, v);
+    if (widen > 1)
+        for (V& x : p)
+            x = boids::generate<V>([&](std::size_t d) {
+                const auto side = cfg.world.size[d];
+                return boids::world_for<V>::wrap_scalar(boids::get(x, d) - side / 2,
+                                                        static_cast<boids::scalar_t<V>>(side * widen));
+            });
     using S = boids::scalar_t<V>;
     constexpr std::size_t D = boids::dimension_v<V>;
     std::vector<boids::neighbor<S, D>> buf(64);
@@ -238,9 +249,28 @@ void run_neighbors(benchmark::State& state, F& finder, bool topological, bool by
     if (!topological) looked_at = metric_candidates_per_boid<V>(finder, cfg.view_radius, n) * double(n);  // untimed
     state.SetComplexityN(state.range(0));
     state.counters["neighbors_per_boid"] = found / double(n);
-    state.counters["candidates_per_boid"] = looked_at / double(n);
+    if (!std::is_same_v<F, boids::hashed_grid<V>> || topological)  // a hashed grid's cells are not counted
+        state.counters["candidates_per_boid"] = looked_at / double(n);
     state.counters["ns_per_boid"] = benchmark::Counter(
         double(n) * 1e-9, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
+// The standard scene's flock across the corner of a torus `widen` times its side
+// (too large to tile with cells of the radius, a few per boid): a uniform grid's cells
+// then cover the flock, a hashed grid's tile the torus at the radius in hashed buckets.
+template <class V>
+void bm_neighbors_wide(benchmark::State& state, bool hashed) {
+    auto world = standard_scene<V>(static_cast<std::size_t>(state.range(0))).world;
+    const double widen = static_cast<double>(state.range(1));
+    for (auto& side : world.size) side = static_cast<boids::scalar_t<V>>(side * widen);
+    const auto radius = standard_scene<V>(static_cast<std::size_t>(state.range(0))).view_radius;
+    if (hashed) {
+        boids::hashed_grid<V> f(world, radius);
+        run_neighbors<V>(state, f, false, false, widen);
+    } else {
+        boids::uniform_grid<V> f(world, radius);
+        run_neighbors<V>(state, f, false, false, widen);
+    }
 }
 
 template <class V>
@@ -418,6 +448,13 @@ void register_all() {
                     if (k == grid_k || n <= 10000) b->Arg(n);
                 b->Complexity(k == all_pairs_k ? benchmark::oNSquared : benchmark::oN)->Unit(benchmark::kMicrosecond);
             }
+    for (bool hashed : {false, true}) {
+        const std::string name = std::string("neighbors/metric/2d/") + (hashed ? "hashed" : "grid") + "_torus_patch";
+        auto* b =
+            benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& s) { bm_neighbors_wide<f2>(s, hashed); });
+        for (long widen : {1L, 20L}) b->Args({10000, widen});
+        b->ArgNames({"", "widen"})->Unit(benchmark::kMicrosecond);
+    }
     for (bool topo : {false, true})
         for (int d : {2, 3}) {
             const std::string name = std::string("neighbors/") + (topo ? "topological" : "metric") + "/" +

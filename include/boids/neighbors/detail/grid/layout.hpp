@@ -161,7 +161,8 @@ struct grid_layout {
                 extent[d] = hi[d] - lo[d];
             }
         }
-        // Whole cells no smaller than cell_size; the total capped near 8 per boid.
+        // Whole cells no smaller than cell_size; a dense grid's total capped near 8 per
+        // boid (a hashed grid stores only its buckets, so its cells keep the size asked).
         std::array<double, dim> cells{};
         double total = 1;
         for (std::size_t d = 0; d < dim; ++d) {
@@ -171,7 +172,7 @@ struct grid_layout {
         }
         // Shrink the axes that still have cells to spare until the total fits: a flat
         // cloud (one axis at a single cell) must not keep the others' full counts.
-        while (total > cap) {
+        while (!Hashed && total > cap) {
             double spare = 0;
             for (std::size_t d = 0; d < dim; ++d) spare += cells[d] > 1.0 ? 1.0 : 0.0;
             const double f = std::pow(total / cap, 1.0 / spare);
