@@ -7,6 +7,7 @@
 //   step/standard2d_cone270/grid, step/standard<2d|3d>_topological7/grid
 //   step/standard<2d|3d>_cell_ordered/grid  (the caller's arrays kept in cell order)
 //   step/standard2d_settled/grid  (the standard 2D scene after 1,000 steps of flocking)
+//   step/standard2d_open_stray/grid/N/threads:T/far:F  (in an open world, one boid F away)
 // Counters: ns_per_boid; neighbors_per_boid and candidates_per_boid (the boids each
 // query looks at, itself included), the latter two counted untimed for the steps.
 // The standard scene: N boids uniform in a square of side sqrt(N) (density 1),
@@ -298,8 +299,9 @@ template <class V>
 // cell_order.hpp), here every 10 steps inside the timing, from a start in cell order.
 // settle_steps: the scene is first stepped this many times, untimed, so that it has
 // flocked (denser groups, many boids with more neighbours than max_neighbors).
+// stray >= 0: the scene in an open world, boid 0 moved `stray` away on every axis (0: none).
 void bm_step(benchmark::State& state, finder_kind kind, bool lesson, double view_angle = 360, bool topological = false,
-             bool cell_ordered = false, int settle_steps = 0) {
+             bool cell_ordered = false, int settle_steps = 0, double stray = -1) {
     const auto n = static_cast<std::size_t>(state.range(0));
     const auto threads = static_cast<std::size_t>(state.range(1));
     auto cfg = lesson ? boids::flock_config<V>{} : standard_scene<V>(n);
@@ -317,6 +319,10 @@ void bm_step(benchmark::State& state, finder_kind kind, bool lesson, double view
     }
     std::vector<V> p, v, scratch;
     scatter(n, cfg, p, v);
+    if (stray >= 0) {
+        cfg.world = boids::world_for<V>::unbounded();
+        if (stray > 0) p[0] = boids::generate<V>([&](std::size_t) { return static_cast<boids::scalar_t<V>>(stray); });
+    }
     if (settle_steps > 0) {
         boids::uniform_grid<V> g(cfg.world, cfg.view_radius);
         boids::flock_workspace<V> w;
@@ -487,6 +493,13 @@ void register_all() {
         });
         for (long t : {1L, 2L}) settled->Args({10000, t});
         settled->ArgNames({"", "threads"})->Unit(benchmark::kMicrosecond)->UseRealTime();
+        // The standard 2D scene in an open world, one boid `far` away: cells over the
+        // flock, the stray in an edge cell (far:0, none).
+        auto* stray = benchmark::RegisterBenchmark("step/standard2d_open_stray/grid", [](benchmark::State& s) {
+            bm_step<f2>(s, grid_k, false, 360, false, false, 0, static_cast<double>(s.range(2)));
+        });
+        for (long far : {0L, 1000L, 100000L}) stray->Args({10000, 1, far});
+        stray->ArgNames({"", "threads", "far"})->Unit(benchmark::kMicrosecond)->UseRealTime();
         // The standard scenes with the caller's arrays kept in cell order.
         auto* ord2 = benchmark::RegisterBenchmark("step/standard2d_cell_ordered/grid", [](benchmark::State& s) {
             bm_step<f2>(s, grid_k, false, 360, false, true);

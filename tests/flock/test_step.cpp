@@ -756,6 +756,66 @@ TEST_CASE("every boid of a packed 3D flock on the kernel: its summary is brute f
     }
 }
 
+TEST_CASE("strays far from a packed flock: cells over the flock, every boid on the kernel, brute force's summaries",
+          "[flock][dense]") {
+    // 2,000 lesson boids in a 400 px square, and a few far away: flung off (one beside
+    // another), parked together, or just past the flock. Over their bounding
+    // box, cells of the radius would be far more than 8 a boid; the grid covers the
+    // flock and clamps the strays into its edge cells.
+    for (auto edges : {boids::edges::open, boids::edges::bounded}) {
+        std::vector<test::dvec2> p, v;
+        packed_flock(11, 2000, 400.0, p, v);
+        p[3] = {90000.0, 200.0};
+        p[4] = {90030.0, 210.0};
+        p[5] = {150.0, -70000.0};
+        p[6] = {480.0, 300.0};
+        for (std::size_t i = 20; i < 30; ++i) {  // apart by no two equal distances (no ties at the cap)
+            const double k = static_cast<double>(i - 20);
+            p[i] = {-40000.0 + 0.37 * k * k, 50000.0 + 0.11 * k};
+        }
+        for (double angle : {270.0, 360.0})
+            for (std::size_t cap : {std::size_t(7), std::size_t(256), boids::no_cap}) {
+                auto cfg = packed_lesson_config(edges, angle, cap);
+                if (edges == boids::edges::open) cfg.world = boids::world<double, 2>::unbounded();
+                else cfg.world.size = {200000.0, 200000.0};
+                auto q = p;
+                if (edges == boids::edges::bounded)  // the strays inside the box
+                    for (auto& x : q) x = {x.x + 100000.0, x.y + 100000.0};
+                boids::uniform_grid<test::dvec2> grid(cfg.world, cfg.view_radius);
+                boids::flock_workspace<test::dvec2> ws;
+                const auto got = summaries_of_step(cfg, q, v, grid, ws);
+                CAPTURE(static_cast<int>(edges), angle, cap, grid.cell_size());
+                const auto runs = grid.runs();
+                std::size_t cells_held = 0;  // the cells of the whole flock: one before
+                for (std::size_t s = 0; s < q.size(); s = runs.cell_end_of(s)) ++cells_held;
+                CHECK(cells_held >= 36);
+                CHECK(ws.report.boids_off_kernel == 0);
+                CHECK(summaries_off_brute_force(cfg, q, v, got) == 0);
+            }
+    }
+    // In 3D, the 7 nearest (the batched query), strays included, as all_pairs finds them.
+    std::vector<test::dvec3> p, v;
+    packed_flock(12, 3000, 20.0, p, v);  // a ball 20 across at (1000, 1000, 1000)
+    p[3] = {1000.0, 1000.0, 90000.0};
+    p[4] = {1000.0, 1001.0, 90000.5};
+    p[5] = {-60000.0, 1000.0, 1000.0};
+    for (std::size_t i = 20; i < 40; ++i) p[i] = {1000.0 + 0.3 * static_cast<double>(i * i), 1e5, 1000.0};
+    auto cfg = cube_config(2000.0);
+    cfg.world = boids::world<double, 3>::unbounded();
+    boids::uniform_grid<test::dvec3> grid(cfg.world, cfg.view_radius);
+    boids::all_pairs<test::dvec3> ref(cfg.world);
+    boids::flock_workspace<test::dvec3> ws, ref_ws;
+    const auto got = summaries_of_step(cfg, p, v, grid, ws);
+    const auto want = summaries_of_step(cfg, p, v, ref, ref_ws);
+    CHECK(grid.bucket_count() < 5000);  // the ball's bounds (tiling the strays' box: about 24,000)
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; i < p.size(); ++i)
+        if (got[i].count != want[i].count ||
+            boids::distance(got[i].offset_sum, want[i].offset_sum) > 1e-9 * cfg.view_radius * 8)
+            ++wrong;
+    CHECK(wrong == 0);
+}
+
 TEST_CASE("a packed flock across the seams of a large torus: cells over the flock, all_pairs' neighbours",
           "[flock][dense]") {
     // A torus far larger than its flock (more than about 8 cells a boid to tile it)

@@ -84,6 +84,57 @@ TEST_CASE("uniform_grid over a large box covers the flock, not the box", "[unifo
     }
 }
 
+TEMPLATE_TEST_CASE("uniform_grid: strays far from the flock sit in the edge cells, and every query is all_pairs'",
+                   "[uniform_grid][property]", BOIDS_ALL_VEC_TYPES) {
+    // A flock 40 across with a few boids far away (flung off, or parked together): over
+    // their bounding box, cells of the radius would number far more than 8 a boid, and
+    // widening them to fit put the whole flock in one cell. The grid covers the flock,
+    // the strays clamped into the edge cells, and finds what all_pairs finds, for the
+    // flock's boids and the strays alike.
+    using V = TestType;
+    using S = boids::scalar_t<V>;
+    constexpr std::size_t dim = boids::dimension_v<V>;
+    const S radius = S(2);
+    const std::size_t n = dim == 2 ? 600 : 1200;
+    for (const auto kind : {boids::edges::open, boids::edges::bounded, boids::edges::wrap}) {
+        const auto world = kind == boids::edges::open ? boids::world_for<V>{} : test::box<V>(kind, 40000, 40000, 40000);
+        boids::random_stream rng(kind == boids::edges::open ? 3 : 4);
+        std::vector<V> pos(n), vel(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            pos[i] = boids::generate<V>([&](std::size_t) { return static_cast<S>(20000.0 + rng.uniform(0, 40)); });
+            vel[i] = boids::unit_direction<V>(rng.next());
+        }
+        // Strays on every side, two of them within reach of each other, and five parked on one spot.
+        auto at = [&](double x, double y, double z) { return test::make<V>(x, y, z); };
+        pos[3] = at(39000, 20010, 20010);
+        pos[4] = at(39001, 20011, 20010);
+        pos[5] = at(20010, 100, 20020);
+        pos[6] = at(20015, 20020, 39990);
+        pos[7] = at(20041.5, 20020, 20020);  // just past the flock
+        for (std::size_t i = 10; i < 15; ++i) pos[i] = at(500, 600, 700);
+        boids::all_pairs<V> ref(world);
+        ref.build(boids::span<const V>(pos));
+        boids::uniform_grid<V> g(world, radius);
+        g.build(boids::span<const V>(pos));
+        CAPTURE(static_cast<int>(kind));
+        const auto runs = g.runs();
+        std::size_t cells_held = 0;  // by the flock: over its bounds, about 20 cells an axis
+        for (std::size_t s = 0; s < pos.size(); s = runs.cell_end_of(s)) ++cells_held;
+        CHECK(cells_held > (dim == 2 ? 200 : 1000));
+        for (std::size_t i = 0; i < pos.size(); ++i) {
+            if (i > 20 && i % 3 != 0) continue;
+            const auto cone = boids::vision_cone<S, dim>::from(vel[i], S(270));
+            const boids::vision_cone<S, dim> all{};
+            REQUIRE(test::metric_set<V>(g, i, radius, all) == test::metric_set<V>(ref, i, radius, all));
+            REQUIRE(test::metric_set<V>(g, i, radius, cone) == test::metric_set<V>(ref, i, radius, cone));
+            REQUIRE(test::metric_set<V>(g, i, S(7), all) == test::metric_set<V>(ref, i, S(7), all));
+            for (std::size_t k : {std::size_t(1), std::size_t(7), std::size_t(40)})
+                REQUIRE(test::knn_list<V>(g, i, k, std::numeric_limits<S>::infinity()) ==
+                        test::knn_list<V>(ref, i, k, std::numeric_limits<S>::infinity()));
+        }
+    }
+}
+
 TEMPLATE_TEST_CASE("uniform_grid over a torus much larger than its flock: the same neighbours and offsets as all_pairs",
                    "[uniform_grid][property]", BOIDS_ALL_VEC_TYPES) {
     // A torus too large to tile with cells of the radius (more than about 8 a boid): a

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <bitset>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include "../../world.hpp"
@@ -126,6 +127,67 @@ bounds_of_flock<V> flock_bounds(span<const V> positions, const world_for<V>& wor
     }
     if (!compact) box.seam.fill(false);
     return box;
+}
+
+// Outside a torus, where more than `cap` cells of side `cell` would cover the bounding
+// box [lo, hi]: the box narrowed, axis by axis, to the fewest of 256 equal bins that
+// hold all but 1/32 of the boids (of a sample), then again within those, until it
+// shrinks no more (to within a bin's width of the flock's bulk on each axis). A few
+// strays far from the flock then sit in the edge cells (cell coordinates are clamped,
+// and every query takes the edge cells to reach out to infinity) instead of widening
+// every cell of the flock to span the gap.
+template <class V>
+void narrow_to_bulk(span<const V> positions, std::array<scalar_t<V>, dimension_v<V>>& lo,
+                    std::array<scalar_t<V>, dimension_v<V>>& hi, scalar_t<V> cell, double cap) {
+    using scalar = scalar_t<V>;
+    constexpr std::size_t dim = dimension_v<V>, bins = 256;
+    auto cells_needed = [&] {
+        double total = 1;
+        for (std::size_t d = 0; d < dim; ++d)
+            total *= std::max(1.0, std::floor(static_cast<double>(hi[d] - lo[d]) / static_cast<double>(cell)));
+        return total;
+    };
+    if (!(cells_needed() > cap)) return;
+    // Every boid of a small flock, else a sample of about 2,048 (every stride-th): the
+    // box needs only the bulk's extent, and a boid left outside it is found all the same.
+    const std::size_t stride = std::max<std::size_t>(1, positions.size() / 2048);
+    std::size_t finite = 0;
+    std::array<std::array<std::uint32_t, bins>, dim> held;
+    for (int round = 0; round < 8; ++round) {
+        std::array<scalar, dim> to_bin{};  // 0: an axis left as it is (no width, or an infinite one)
+        for (std::size_t d = 0; d < dim; ++d) {
+            held[d].fill(0);
+            const scalar width = hi[d] - lo[d];
+            if (width > scalar(0) && width <= std::numeric_limits<scalar>::max()) to_bin[d] = scalar(bins) / width;
+        }
+        for (std::size_t i = 0; i < positions.size(); i += stride) {
+            const V& p = positions[i];
+            if (!boids::is_finite(p)) continue;
+            if (round == 0) ++finite;
+            for (std::size_t d = 0; d < dim; ++d) {
+                const scalar u = (boids::get(p, d) - lo[d]) * to_bin[d];
+                if (u >= scalar(0) && u <= scalar(bins)) ++held[d][std::min(static_cast<std::size_t>(u), bins - 1)];
+            }
+        }
+        const std::size_t keep = finite - finite / 32;  // per axis, within the box
+        bool shrunk = false;
+        for (std::size_t d = 0; d < dim; ++d) {
+            if (!(to_bin[d] > scalar(0) && to_bin[d] < std::numeric_limits<scalar>::infinity())) continue;
+            std::size_t best_a = 0, best_z = bins, a = 0, sum = 0;  // the narrowest [a, z) holding `keep`
+            for (std::size_t z = 0; z < bins; ++z) {
+                sum += held[d][z];
+                while (a < z && sum - held[d][a] >= keep) sum -= held[d][a++];
+                if (sum >= keep && z + 1 - a < best_z - best_a) best_a = a, best_z = z + 1;
+            }
+            if (best_z - best_a > bins / 2) continue;  // the flock fills this axis
+            const scalar width = (hi[d] - lo[d]) / scalar(bins);
+            const scalar new_lo = lo[d] + static_cast<scalar>(best_a) * width;
+            hi[d] = std::min(hi[d], lo[d] + static_cast<scalar>(best_z) * width);
+            lo[d] = new_lo;
+            shrunk = true;
+        }
+        if (!shrunk) break;
+    }
 }
 
 }  // namespace detail

@@ -155,6 +155,7 @@ struct grid_layout {
             }
         } else {  // any other world: the bounding box of the finite positions, so that a
                   // flock packed in a corner of a large box gets the cells it needs
+            narrow_to_bulk(positions, lo, hi, padded_cell(), cap);
             for (std::size_t d = 0; d < dim; ++d) {
                 if (!(hi[d] >= lo[d])) lo[d] = hi[d] = scalar(0);
                 origin[d] = lo[d];
