@@ -658,6 +658,19 @@ std::size_t summaries_off_brute_force(const boids::flock_config<V>& cfg, const s
     return wrong;
 }
 
+// How many boids' summaries from two steps differ: in count, or in offset sum beyond
+// what the order of summation changes.
+template <class V>
+std::size_t summaries_differ(const boids::flock_config<V>& cfg, const std::vector<boids::neighborhood_summary<V>>& got,
+                             const std::vector<boids::neighborhood_summary<V>>& want) {
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; i < got.size(); ++i)
+        if (got[i].count != want[i].count ||
+            boids::distance(got[i].offset_sum, want[i].offset_sum) > 1e-9 * cfg.view_radius * 8)
+            ++wrong;
+    return wrong;
+}
+
 // n boids uniform in a square patch (2D) or a ball (3D) of `extent` at the origin's
 // corner of the world, headings uniform, speeds 60 to 160.
 template <class V>
@@ -808,12 +821,7 @@ TEST_CASE("strays far from a packed flock: cells over the flock, every boid on t
     const auto got = summaries_of_step(cfg, p, v, grid, ws);
     const auto want = summaries_of_step(cfg, p, v, ref, ref_ws);
     CHECK(grid.bucket_count() < 5000);  // the ball's bounds (tiling the strays' box: about 24,000)
-    std::size_t wrong = 0;
-    for (std::size_t i = 0; i < p.size(); ++i)
-        if (got[i].count != want[i].count ||
-            boids::distance(got[i].offset_sum, want[i].offset_sum) > 1e-9 * cfg.view_radius * 8)
-            ++wrong;
-    CHECK(wrong == 0);
+    CHECK(summaries_differ(cfg, got, want) == 0);
 }
 
 TEST_CASE("a packed flock across the seams of a large torus: cells over the flock, all_pairs' neighbours",
@@ -835,12 +843,7 @@ TEST_CASE("a packed flock across the seams of a large torus: cells over the floc
         const auto got = summaries_of_step(cfg, p, v, grid, ws);
         const auto want = summaries_of_step(cfg, p, v, ref, ref_ws);
         CHECK(grid.bucket_count() < 3000);
-        std::size_t wrong = 0;
-        for (std::size_t i = 0; i < p.size(); ++i)
-            if (got[i].count != want[i].count ||
-                boids::distance(got[i].offset_sum, want[i].offset_sum) > 1e-9 * cfg.view_radius * 8)
-                ++wrong;
-        CHECK(wrong == 0);
+        CHECK(summaries_differ(cfg, got, want) == 0);
     }
     {
         // 10,000 boids, whose grid is built by tasks: the same bits on 1 and 2 threads.
