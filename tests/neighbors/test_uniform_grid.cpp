@@ -135,6 +135,45 @@ TEMPLATE_TEST_CASE("uniform_grid: strays far from the flock sit in the edge cell
     }
 }
 
+TEMPLATE_TEST_CASE("uniform_grid over a large torus: a clump across the seams with a sparse halo, all_pairs' answers",
+                   "[uniform_grid][property]", BOIDS_ALL_VEC_TYPES) {
+    // A torus far too large to tile, a dense clump centred on its corner (across every
+    // seam) and a few boids scattered up to a sixth of the torus around it, some just
+    // across a seam from the clump's edge: the flock lies within less than half of the
+    // torus, yet its bounding box holds far more cells of the radius than 8 a boid.
+    using V = TestType;
+    using S = boids::scalar_t<V>;
+    constexpr std::size_t dim = boids::dimension_v<V>;
+    const S radius = S(3);
+    const auto world = test::box<V>(boids::edges::toroidal, 4000, 4000, 4000);
+    for (double clump_side : {10.0, 30.0}) {
+        boids::random_stream rng(static_cast<std::uint64_t>(clump_side));
+        std::vector<V> pos(500);
+        auto around_corner = [&](double half) {
+            return boids::generate<V>([&](std::size_t d) {
+                return boids::world_for<V>::wrap_scalar(static_cast<S>(rng.uniform(-half, half)), world.size[d]);
+            });
+        };
+        for (std::size_t i = 0; i < pos.size(); ++i) pos[i] = around_corner(i < 490 ? clump_side / 2 : 650.0);
+        // Past the clump's edge, one on each side of a seam.
+        pos[490] = test::make<V>(clump_side / 2 + 1.0, 1.0, 1.0);
+        pos[491] = test::make<V>(4000.0 - clump_side / 2 - 1.5, 1.0, 1.0);
+        pos[492] = test::make<V>(1.0, 4000.0 - clump_side / 2 - 2.0, 3999.0);
+        boids::all_pairs<V> ref(world);
+        ref.build(boids::span<const V>(pos));
+        boids::uniform_grid<V> g(world, radius);
+        g.build(boids::span<const V>(pos));
+        CAPTURE(clump_side);
+        for (std::size_t i = 0; i < pos.size(); ++i) {
+            const boids::vision_cone<S, dim> all{};
+            REQUIRE(test::metric_set<V>(g, i, radius, all) == test::metric_set<V>(ref, i, radius, all));
+            for (std::size_t k : {std::size_t(1), std::size_t(7)})
+                REQUIRE(test::knn_list<V>(g, i, k, std::numeric_limits<S>::infinity()) ==
+                        test::knn_list<V>(ref, i, k, std::numeric_limits<S>::infinity()));
+        }
+    }
+}
+
 TEMPLATE_TEST_CASE("uniform_grid over a torus much larger than its flock: the same neighbours and offsets as all_pairs",
                    "[uniform_grid][property]", BOIDS_ALL_VEC_TYPES) {
     // A torus too large to tile with cells of the radius (more than about 8 a boid): a

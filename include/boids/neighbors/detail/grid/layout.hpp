@@ -153,9 +153,10 @@ struct grid_layout {
                 origin[d] = scalar(0);
                 extent[d] = world.size[d];
             }
-        } else {  // any other world: the bounding box of the finite positions, so that a
-                  // flock packed in a corner of a large box gets the cells it needs
-            narrow_to_bulk(positions, lo, hi, padded_cell(), cap);
+        } else {  // any other world, or a torus's compact flock: the bounding box of the
+                  // finite positions, so that a flock packed in a corner of a large box gets
+                  // the cells it needs (outside a torus, less any far strays)
+            if (!toroidal) narrow_to_bulk(positions, lo, hi, padded_cell(), cap);
             for (std::size_t d = 0; d < dim; ++d) {
                 if (!(hi[d] >= lo[d])) lo[d] = hi[d] = scalar(0);
                 origin[d] = lo[d];
