@@ -8,6 +8,8 @@
 //   step/standard<2d|3d>_cell_ordered/grid  (the caller's arrays kept in cell order)
 //   step/standard2d_settled/grid  (the standard 2D scene after 1,000 steps of flocking)
 //   step/standard2d_open_stray/grid/N/threads:T/far:F  (in an open world, one boid F away)
+//   step/standard2d_open_flocks/<grid|hashed>/N/threads:T/flocks:F/map:M  (F flocks at
+//     random spots of an open map M wide)
 // Counters: ns_per_boid; neighbors_per_boid and candidates_per_boid (the boids each
 // query looks at, itself included), the latter two counted untimed for the steps.
 // The standard scene: N boids uniform in a square of side sqrt(N) (density 1),
@@ -38,7 +40,7 @@ void scatter(std::size_t n, const boids::flock_config<V>& c, std::vector<V>& p, 
     boids::lesson::scatter(1234, c, p, v, n);
 }
 
-enum finder_kind { all_pairs_k, grid_k, auto_k };
+enum finder_kind { all_pairs_k, grid_k, auto_k, hashed_k };
 
 // The candidates per boid of a metric query of `radius` (the boids it looks at,
 // itself included): a grid's runs of slots, the cells of its block (the same runs
@@ -113,7 +115,8 @@ void step_counters(benchmark::State& state, const std::string& scene, F& finder,
         known = counted.emplace(scene, std::make_pair(c.first / double(n), c.second / double(n))).first;
     }
     state.counters["neighbors_per_boid"] = known->second.first;
-    state.counters["candidates_per_boid"] = known->second.second;
+    if (!std::is_same_v<F, boids::hashed_grid<V>>)  // a hashed grid's cells are not counted
+        state.counters["candidates_per_boid"] = known->second.second;
 }
 
 // The open step on the standard 2D scene (one thread), each variant against the
@@ -300,8 +303,11 @@ template <class V>
 // settle_steps: the scene is first stepped this many times, untimed, so that it has
 // flocked (denser groups, many boids with more neighbours than max_neighbors).
 // stray >= 0: the scene in an open world, boid 0 moved `stray` away on every axis (0: none).
+// flocks > 1 (with stray >= 0): the boids split into that many flocks of the scene's
+// density, each at a random spot (seeded) of a map `apart` wide.
 void bm_step(benchmark::State& state, finder_kind kind, bool lesson, double view_angle = 360, bool topological = false,
-             bool cell_ordered = false, int settle_steps = 0, double stray = -1) {
+             bool cell_ordered = false, int settle_steps = 0, double stray = -1, std::size_t flocks = 1,
+             double apart = 0) {
     const auto n = static_cast<std::size_t>(state.range(0));
     const auto threads = static_cast<std::size_t>(state.range(1));
     auto cfg = lesson ? boids::flock_config<V>{} : standard_scene<V>(n);
@@ -322,6 +328,16 @@ void bm_step(benchmark::State& state, finder_kind kind, bool lesson, double view
     if (stray >= 0) {
         cfg.world = boids::world_for<V>::unbounded();
         if (stray > 0) p[0] = boids::generate<V>([&](std::size_t) { return static_cast<boids::scalar_t<V>>(stray); });
+        const double shrink = 1.0 / std::sqrt(static_cast<double>(flocks));  // each flock at the scene's density
+        boids::random_stream spots(99);
+        std::vector<double> at(flocks * 3);
+        for (auto& x : at) x = spots.uniform(0, apart);
+        for (std::size_t i = 0; flocks > 1 && i < n; ++i) {
+            const std::size_t f = i * flocks / n;  // the scatter is uniform: each flock a square of the scene's density
+            p[i] = boids::generate<V>([&](std::size_t d) {
+                return static_cast<boids::scalar_t<V>>(boids::get(p[i], d) * shrink + at[f * 3 + d]);
+            });
+        }
     }
     if (settle_steps > 0) {
         boids::uniform_grid<V> g(cfg.world, cfg.view_radius);
@@ -368,13 +384,18 @@ void bm_step(benchmark::State& state, finder_kind kind, bool lesson, double view
     // The scene, whatever the thread count (the counters' cache key, per finder type).
     const std::string scene = std::to_string(lesson) + "/" + std::to_string(view_angle) + "/" +
                               std::to_string(topological) + "/" + std::to_string(cell_ordered) + "/" +
-                              std::to_string(settle_steps) + "/" + std::to_string(n);
+                              std::to_string(settle_steps) + "/" + std::to_string(n) + "/" + std::to_string(stray) +
+                              "/" + std::to_string(flocks) + "/" + std::to_string(apart);
     if (kind == all_pairs_k) {
         boids::all_pairs<V> f(cfg.world);
         go(f);
         step_counters(state, scene, f, cfg, p0, v0);
     } else if (kind == grid_k) {
         boids::uniform_grid<V> f(cfg.world, cfg.view_radius);
+        go(f);
+        step_counters(state, scene, f, cfg, p0, v0);
+    } else if (kind == hashed_k) {
+        boids::hashed_grid<V> f(cfg.world, cfg.view_radius);
         go(f);
         step_counters(state, scene, f, cfg, p0, v0);
     } else {
@@ -500,6 +521,19 @@ void register_all() {
         });
         for (long far : {0L, 1000L, 100000L}) stray->Args({10000, 1, far});
         stray->ArgNames({"", "threads", "far"})->Unit(benchmark::kMicrosecond)->UseRealTime();
+        // The same boids as F flocks of the scene's density at random spots of an open
+        // map M wide (a game's flocks over its world, stepped together); the hashed grid
+        // beside it, on its per-boid path.
+        for (finder_kind k : {grid_k, hashed_k}) {
+            const std::string name = std::string("step/standard2d_open_flocks/") + (k == grid_k ? "grid" : "hashed");
+            auto* flocks = benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& s) {
+                bm_step<f2>(s, k, false, 360, false, false, 0, 0.0, static_cast<std::size_t>(s.range(2)),
+                            static_cast<double>(s.range(3)));
+            });
+            for (long f : {1L, 8L, 16L, 32L})
+                if (k == grid_k || f == 8) flocks->Args({10000, 1, f, 50000});
+            flocks->ArgNames({"", "threads", "flocks", "map"})->Unit(benchmark::kMicrosecond)->UseRealTime();
+        }
         // The standard scenes with the caller's arrays kept in cell order.
         auto* ord2 = benchmark::RegisterBenchmark("step/standard2d_cell_ordered/grid", [](benchmark::State& s) {
             bm_step<f2>(s, grid_k, false, 360, false, true);
