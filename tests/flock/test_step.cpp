@@ -4,6 +4,7 @@
 #include <atomic>
 #include "test_support.hpp"
 #include "batched_topological.hpp"
+#include "neighbor_check.hpp"
 #include <cstring>
 #include <limits>
 #include <vector>
@@ -691,6 +692,20 @@ void packed_flock(std::uint64_t seed, std::size_t n, double extent, std::vector<
     }
 }
 
+boids::world<double, 3> open_world3d() { return boids::world<double, 3>::unbounded(); }
+
+// cube_config's boids in an open world, one step over `grid` and one over all_pairs:
+// how many boids' summaries differ (the 7 nearest: the batched query).
+std::size_t open3d_summaries_differ(const std::vector<test::dvec3>& p, const std::vector<test::dvec3>& v,
+                                    boids::uniform_grid<test::dvec3>& grid) {
+    auto cfg = cube_config(2000.0);
+    cfg.world = open_world3d();
+    boids::all_pairs<test::dvec3> ref(cfg.world);
+    boids::flock_workspace<test::dvec3> ws, ref_ws;
+    const auto got = summaries_of_step(cfg, p, v, grid, ws);
+    return summaries_differ(cfg, got, summaries_of_step(cfg, p, v, ref, ref_ws));
+}
+
 // The lesson's boids in a 2000 px world of `edges`, with this cone and cap.
 boids::flock_config<test::dvec2> packed_lesson_config(boids::edges edges, double angle, std::size_t cap) {
     auto cfg = boids::lesson::config<test::dvec2>();
@@ -798,10 +813,7 @@ TEST_CASE("strays far from a packed flock: cells over the flock, every boid on t
                 boids::flock_workspace<test::dvec2> ws;
                 const auto got = summaries_of_step(cfg, q, v, grid, ws);
                 CAPTURE(static_cast<int>(edges), angle, cap, grid.cell_size());
-                const auto runs = grid.runs();
-                std::size_t cells_held = 0;  // the cells of the whole flock: one before
-                for (std::size_t s = 0; s < q.size(); s = runs.cell_end_of(s)) ++cells_held;
-                CHECK(cells_held >= 36);
+                CHECK(test::cells_held(grid) >= 36);  // the cells of the whole flock: one before
                 CHECK(ws.report.boids_off_kernel == 0);
                 CHECK(summaries_off_brute_force(cfg, q, v, got) == 0);
             }
@@ -813,15 +825,58 @@ TEST_CASE("strays far from a packed flock: cells over the flock, every boid on t
     p[4] = {1000.0, 1001.0, 90000.5};
     p[5] = {-60000.0, 1000.0, 1000.0};
     for (std::size_t i = 20; i < 40; ++i) p[i] = {1000.0 + 0.3 * static_cast<double>(i * i), 1e5, 1000.0};
-    auto cfg = cube_config(2000.0);
-    cfg.world = boids::world<double, 3>::unbounded();
-    boids::uniform_grid<test::dvec3> grid(cfg.world, cfg.view_radius);
-    boids::all_pairs<test::dvec3> ref(cfg.world);
-    boids::flock_workspace<test::dvec3> ws, ref_ws;
-    const auto got = summaries_of_step(cfg, p, v, grid, ws);
-    const auto want = summaries_of_step(cfg, p, v, ref, ref_ws);
+    boids::uniform_grid<test::dvec3> grid(open_world3d(), cube_config(2000.0).view_radius);
+    CHECK(open3d_summaries_differ(p, v, grid) == 0);
     CHECK(grid.bucket_count() < 5000);  // the ball's bounds (tiling the strays' box: about 24,000)
-    CHECK(summaries_differ(cfg, got, want) == 0);
+}
+
+TEST_CASE(
+    "flocks far apart in one step: cells of the radius for each, every boid on the kernel, brute force's summaries",
+    "[flock][dense]") {
+    // Eight flocks of lesson boids, 150 px across, on a map 100,000 px wide (a game's
+    // flocks over its world, stepped together): cells of the radius over their
+    // bounding box would be far more than 8 a boid; the grid squeezes the empty
+    // stretches between the flocks out and gives each flock cells of the radius.
+    for (auto edges : {boids::edges::open, boids::edges::bounded}) {
+        std::vector<test::dvec2> p, v;
+        for (std::size_t f = 0; f < 8; ++f) {
+            std::vector<test::dvec2> fp, fv;
+            packed_flock(20 + f, 250, 150.0, fp, fv);
+            const test::dvec2 at{30000.0 * static_cast<double>(f % 4) + 900.0 * static_cast<double>(f),
+                                 60000.0 * static_cast<double>(f / 4) + 7000.0 * static_cast<double>(f % 3)};
+            for (std::size_t i = 0; i < fp.size(); ++i) {
+                p.push_back({fp[i].x + at.x, fp[i].y + at.y});
+                v.push_back(fv[i]);
+            }
+        }
+        for (double angle : {270.0, 360.0})
+            for (std::size_t cap : {std::size_t(7), std::size_t(256), boids::no_cap}) {
+                auto cfg = packed_lesson_config(edges, angle, cap);
+                if (edges == boids::edges::open) cfg.world = boids::world<double, 2>::unbounded();
+                else cfg.world.size = {200000.0, 200000.0};
+                boids::uniform_grid<test::dvec2> grid(cfg.world, cfg.view_radius);
+                boids::flock_workspace<test::dvec2> ws;
+                const auto got = summaries_of_step(cfg, p, v, grid, ws);
+                CAPTURE(static_cast<int>(edges), angle, cap, grid.cell_size());
+                CHECK(test::cells_held(grid) >= 30);  // about 6 a flock at the radius (60 px); unsqueezed, 8
+                CHECK(ws.report.boids_off_kernel == 0);
+                CHECK(summaries_off_brute_force(cfg, p, v, got) == 0);
+            }
+    }
+    // In 3D, six balls far apart, the 7 nearest (the batched query), as all_pairs finds them.
+    std::vector<test::dvec3> p, v;
+    for (std::size_t f = 0; f < 6; ++f) {
+        std::vector<test::dvec3> fp, fv;
+        packed_flock(40 + f, 500, 12.0, fp, fv);  // a ball 12 across at (1000, 1000, 1000)
+        const double k = static_cast<double>(f);
+        for (std::size_t i = 0; i < fp.size(); ++i) {
+            p.push_back({fp[i].x + 9000.0 * k, fp[i].y + 4000.0 * (k - 2.0) * (k - 3.0), fp[i].z - 3000.0 * k});
+            v.push_back(fv[i]);
+        }
+    }
+    boids::uniform_grid<test::dvec3> grid(open_world3d(), cube_config(2000.0).view_radius);
+    CHECK(open3d_summaries_differ(p, v, grid) == 0);
+    CHECK(test::cells_held(grid) >= 300);  // each ball about 90 (the six share squeezed axes); unsqueezed, 8
 }
 
 TEST_CASE("a packed flock across the seams of a large torus: cells over the flock, all_pairs' neighbours",

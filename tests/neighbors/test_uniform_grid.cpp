@@ -117,20 +117,56 @@ TEMPLATE_TEST_CASE("uniform_grid: strays far from the flock sit in the edge cell
         boids::uniform_grid<V> g(world, radius);
         g.build(boids::span<const V>(pos));
         CAPTURE(static_cast<int>(kind));
-        const auto runs = g.runs();
-        std::size_t cells_held = 0;  // by the flock: over its bounds, about 20 cells an axis
-        for (std::size_t s = 0; s < pos.size(); s = runs.cell_end_of(s)) ++cells_held;
-        CHECK(cells_held > (dim == 2 ? 200 : 1000));
+        CHECK(test::cells_held(g) > (dim == 2 ? 200 : 1000));  // by the flock: over its bounds, about 20 an axis
         for (std::size_t i = 0; i < pos.size(); ++i) {
             if (i > 20 && i % 3 != 0) continue;
-            const auto cone = boids::vision_cone<S, dim>::from(vel[i], S(270));
-            const boids::vision_cone<S, dim> all{};
-            REQUIRE(test::metric_set<V>(g, i, radius, all) == test::metric_set<V>(ref, i, radius, all));
-            REQUIRE(test::metric_set<V>(g, i, radius, cone) == test::metric_set<V>(ref, i, radius, cone));
-            REQUIRE(test::metric_set<V>(g, i, S(7), all) == test::metric_set<V>(ref, i, S(7), all));
-            for (std::size_t k : {std::size_t(1), std::size_t(7), std::size_t(40)})
-                REQUIRE(test::knn_list<V>(g, i, k, std::numeric_limits<S>::infinity()) ==
-                        test::knn_list<V>(ref, i, k, std::numeric_limits<S>::infinity()));
+            test::require_same_answers(g, ref, i, radius, S(7), vel[i], {1, 7, 40});
+        }
+    }
+}
+
+TEMPLATE_TEST_CASE("uniform_grid: flocks far apart each keep cells of the size asked, and every query is all_pairs'",
+                   "[uniform_grid][property]", BOIDS_ALL_VEC_TYPES) {
+    // Flocks 30 across (2D; 12 in 3D), scattered over a space 40,000 across (a game's
+    // map with a few flocks on it), two of them side by side just over two cells apart on
+    // one axis: cells of the radius over their bounding box would number far more than 8
+    // a boid, and widening them to fit put each flock in a cell or two. The grid squeezes
+    // the empty stretches between flocks out of the coordinates it counts cells by, and
+    // finds what all_pairs finds, within the radius, within a radius that reaches across
+    // the narrow gap, and for k nearest that reach other flocks.
+    using V = TestType;
+    using S = boids::scalar_t<V>;
+    constexpr std::size_t dim = boids::dimension_v<V>;
+    const S radius = S(2);
+    const std::size_t flocks = dim == 2 ? 9 : 5, per = dim == 2 ? 60 : 120;
+    const double side = dim == 2 ? 30.0 : 12.0;
+    for (const auto kind : {boids::edges::open, boids::edges::bounded, boids::edges::wrap}) {
+        const auto world = kind == boids::edges::open ? boids::world_for<V>{} : test::box<V>(kind, 40000, 40000, 40000);
+        boids::random_stream rng(kind == boids::edges::open ? 5 : 6);
+        std::vector<V> pos, vel;
+        for (std::size_t f = 0; f < flocks; ++f) {
+            std::array<double, 3> corner{};
+            for (auto& c : corner) c = rng.uniform(100, 39000);
+            for (std::size_t i = 0; i < per; ++i) {
+                pos.push_back(boids::generate<V>(
+                    [&](std::size_t d) { return static_cast<S>(corner[d] + rng.uniform(0, side)); }));
+                vel.push_back(boids::unit_direction<V>(rng.next()));
+            }
+        }
+        // Flock 1 beside flock 0, 4.5 past its side along the first axis (a gap of about
+        // 4.5, just over two cells), level with it on the others.
+        for (std::size_t i = 0; i < per; ++i)
+            pos[per + i] = boids::generate<V>(
+                [&](std::size_t d) { return boids::get(pos[i], d) + (d == 0 ? static_cast<S>(side + 4.5) : S(0)); });
+        boids::all_pairs<V> ref(world);
+        ref.build(boids::span<const V>(pos));
+        boids::uniform_grid<V> g(world, radius);
+        g.build(boids::span<const V>(pos));
+        CAPTURE(static_cast<int>(kind));
+        CHECK(test::cells_held(g) > flocks * 25);  // about 60 (2D) or 100 (3D) a flock; unsqueezed, one or two
+        for (std::size_t i = 0; i < pos.size(); ++i) {
+            if (i % 4 != 0 && i != per - 1 && i != per) continue;
+            test::require_same_answers(g, ref, i, radius, S(7), vel[i], {1, 7, per + 10});
         }
     }
 }
@@ -411,17 +447,21 @@ TEMPLATE_TEST_CASE("uniform_grid built by several tasks equals the sequential bu
     using V = TestType;
     using S = boids::scalar_t<V>;
     const auto kind = GENERATE(boids::edges::toroidal, boids::edges::bounded, boids::edges::open);
+    const bool apart = GENERATE(false, true);  // six flocks far apart (outside a torus: a squeezed grid)
     const auto world = kind == boids::edges::open ? boids::world_for<V>{} : test::box<V>(kind, 60, 60, 60);
     boids::random_stream rng(3);
     std::vector<V> pos(20000);
     for (std::size_t i = 0; i < pos.size(); ++i) {
-        pos[i] = boids::generate<V>([&](std::size_t) { return S(rng.uniform(-5, 65)); });
+        const double shift = apart ? 20000.0 * static_cast<double>(i % 6) : 0.0;
+        pos[i] = boids::generate<V>([&](std::size_t d) { return S(rng.uniform(-5, 65) + (d == 0 ? shift : 0.0)); });
         if (i % 101 == 3) pos[i] = pos[i - 1];
     }
     boids::uniform_grid<V> one(world, S(2)), many(world, S(2));
     one.build(boids::span<const V>(pos));
+    if (apart && kind != boids::edges::toroidal)
+        CHECK(test::cells_held(one) > 1000);  // thousands of cells of 2; unsqueezed, 500-700
     for (std::size_t tasks : {std::size_t(2), std::size_t(3), std::size_t(8)}) {
-        CAPTURE(static_cast<int>(kind), tasks);
+        CAPTURE(static_cast<int>(kind), apart, tasks);
         many.build(boids::span<const V>(pos), boids::thread_count{2}, tasks);
         REQUIRE(many.size() == one.size());
         REQUIRE(std::equal(one.order().begin(), one.order().end(), many.order().begin()));

@@ -3,6 +3,8 @@
 #pragma once
 #include "test_support.hpp"
 #include <algorithm>
+#include <initializer_list>
+#include <limits>
 #include <tuple>
 #include <vector>
 #include <boids/neighbors/all_pairs.hpp>
@@ -38,6 +40,15 @@ void random_flock(std::uint64_t seed, std::size_t n, const boids::world_for<V>& 
     }
 }
 
+// How many cells of a dense grid's last build hold boids (its runs of slots).
+template <class Grid>
+std::size_t cells_held(const Grid& grid) {
+    const auto runs = grid.runs();
+    std::size_t held = 0;
+    for (std::size_t s = 0; s < grid.size(); s = runs.cell_end_of(s)) ++held;
+    return held;
+}
+
 template <class S, std::size_t D>
 using record = std::tuple<std::size_t, S, std::array<S, D>>;
 
@@ -62,6 +73,22 @@ std::vector<record<boids::scalar_t<V>, boids::dimension_v<V>>> knn_list(const Fi
     std::vector<record<S, D>> out;
     for (const auto& n : knn.result()) out.emplace_back(n.index, n.distance_squared, n.offset);
     return out;
+}
+
+// Boid i's answers from `f` as from `ref`: within `radius` (all round, and in a
+// 270-degree cone about `heading`), within `wide`, and its k nearest for each k.
+template <class V, class F, class R>
+void require_same_answers(const F& f, const R& ref, std::size_t i, boids::scalar_t<V> radius, boids::scalar_t<V> wide,
+                          const V& heading, std::initializer_list<std::size_t> ks) {
+    using S = boids::scalar_t<V>;
+    const auto cone = boids::vision_cone<S, boids::dimension_v<V>>::from(heading, S(270));
+    const boids::vision_cone<S, boids::dimension_v<V>> all{};
+    REQUIRE(metric_set<V>(f, i, radius, all) == metric_set<V>(ref, i, radius, all));
+    REQUIRE(metric_set<V>(f, i, radius, cone) == metric_set<V>(ref, i, radius, cone));
+    REQUIRE(metric_set<V>(f, i, wide, all) == metric_set<V>(ref, i, wide, all));
+    for (std::size_t k : ks)
+        REQUIRE(knn_list<V>(f, i, k, std::numeric_limits<S>::infinity()) ==
+                knn_list<V>(ref, i, k, std::numeric_limits<S>::infinity()));
 }
 
 // Checks that `finder` agrees with all_pairs on every query of a batch of random flocks.

@@ -3,9 +3,9 @@
 // scans the 3x3 (3x3x3) block of cells as contiguous runs; a topological query scans
 // the rows of cells a ball guessed to hold about 1.6 k boids touches, then ranks.
 // Handles bounded, wrapping (the lesson's edges) and toroidal worlds. Its cells cover
-// the flock's bounding box, but tile a torus's box unless it is too large to tile at
-// about 8 cells a boid and the flock lies within less than half of it, across its seams
-// or not (see hashed_grid for flocks that roam far).
+// the flock's bounding box (less far strays, and the empty stretches between flocks far
+// apart), but tile a torus's box unless it is too large to tile at about 8 cells a boid
+// and the flock lies within less than half of it, across its seams or not.
 //
 //     boids::uniform_grid<V> grid(world, view_radius);   // cell size: the radius you query most
 //     grid.build(positions);                            // every step, before the queries

@@ -129,6 +129,37 @@ bounds_of_flock<V> flock_bounds(span<const V> positions, const world_for<V>& wor
     return box;
 }
 
+// Whole cells of side `cell` per axis of `extent` (at least one; one where not finite).
+template <class S, std::size_t D>
+std::array<double, D> whole_cells(const std::array<S, D>& extent, S cell) noexcept {
+    std::array<double, D> cells{};
+    for (std::size_t d = 0; d < D; ++d) {
+        const double c = std::floor(static_cast<double>(extent[d]) / static_cast<double>(cell));
+        cells[d] = std::isfinite(c) ? std::max(1.0, std::min(c, 1e9)) : 1.0;
+    }
+    return cells;
+}
+template <std::size_t D>
+double product_of(const std::array<double, D>& cells) noexcept {
+    double total = 1;
+    for (const double c : cells) total *= c;
+    return total;
+}
+// Fewer cells until there are at most `cap`: the axes that still have cells to spare
+// shrink alike (a flat cloud, one axis at a single cell, must not keep the others' counts).
+template <std::size_t D>
+void shrink_to_cap(std::array<double, D>& cells, double cap) noexcept {
+    double total = product_of(cells);
+    while (total > cap) {
+        double spare = 0;
+        for (std::size_t d = 0; d < D; ++d) spare += cells[d] > 1.0 ? 1.0 : 0.0;
+        const double f = std::pow(total / cap, 1.0 / spare);
+        for (std::size_t d = 0; d < D; ++d)
+            if (cells[d] > 1.0) cells[d] = std::max(1.0, std::floor(cells[d] / f));
+        total = product_of(cells);
+    }
+}
+
 // Outside a torus, where more than `cap` cells of side `cell` would cover the bounding
 // box [lo, hi]: the box narrowed, axis by axis, to the fewest of 256 equal bins that
 // hold all but 1/32 of the boids (of a sample), then again within those, until it

@@ -16,6 +16,7 @@
 #include <vector>
 #include "../../world.hpp"
 #include "bounds.hpp"
+#include "squeeze.hpp"
 #include "../../../random.hpp"
 #include "../../../span.hpp"
 #include "../../../detail/pack.hpp"
@@ -33,6 +34,7 @@ struct grid_layout {
     world_for<V> world{};
     scalar cell_size = scalar(1);
     scalar max_abs = scalar(0);         // the largest finite coordinate (the box size when toroidal)
+    scalar seen_abs = scalar(0);        // the same, as fit() found it outside a torus (see padded_cell())
     std::array<std::int32_t, dim> n{};  // cells per axis (0 for an open hashed grid)
     std::array<scalar, dim> w{};        // cell widths
     std::array<scalar, dim> origin{};
@@ -41,9 +43,10 @@ struct grid_layout {
     // past the seam ends (see local()).
     std::array<bool, dim> seam{};
     std::array<scalar, dim> cut{};
-    std::array<std::int32_t, dim> seam_cell{};  // the first cell past the seam
-    cell_t cmin{}, cmax{};                      // an open hashed grid's occupied cells
-    std::size_t mask = 0;                       // a hashed grid's bucket mask
+    std::array<std::int32_t, dim> seam_cell{};        // the first cell past the seam
+    std::array<axis_squeeze<scalar>, dim> squeeze{};  // outside a torus: flocks far apart (see local())
+    cell_t cmin{}, cmax{};                            // an open hashed grid's occupied cells
+    std::size_t mask = 0;                             // a hashed grid's bucket mask
 
     // A cell size that is not > 0 becomes infinite: one cell, slow but never a lost neighbour.
     [[nodiscard]] static scalar usable_cell(scalar size) noexcept {
@@ -60,16 +63,17 @@ struct grid_layout {
     // image, or across a seam (seam[d]) its offset in local() coordinates is. Cells
     // there have an edge on the seam, so each holds boids of one side.
     [[nodiscard]] bool torus() const noexcept { return world.kind == edges::toroidal && tiles; }
-    // Whether offsets between boids need their minimum image: cells that tile a torus,
-    // or cells over a flock that lies across one of its seams.
+    // Whether offsets need their minimum image: cells that tile a torus, or lie across a seam.
     [[nodiscard]] bool images() const noexcept {
         bool any = torus();
         for (std::size_t d = 0; d < dim; ++d) any = any || seam[d];
         return any;
     }
-    // A coordinate as the cells count it: across a seam, the flock's part past it
-    // (below cut) follows its part before it, a box's size further on.
-    [[nodiscard]] scalar local(scalar x, std::size_t d) const noexcept { return seam[d] ? x + seam_image(x, d) : x; }
+    // A coordinate as the cells count it: across a seam, the flock's part past it (below
+    // cut) a box's size further on; elsewhere, less the empty stretches squeezed out.
+    [[nodiscard]] scalar local(scalar x, std::size_t d) const noexcept {
+        return seam[d] ? x + seam_image(x, d) : squeeze[d](x);
+    }
     // The image of a position across a seam on axis d: the box's size past the seam,
     // else 0. Two positions' offset plus the difference of their images is their
     // minimum image.
@@ -88,19 +92,16 @@ struct grid_layout {
     }
 
     // Cells are a little wider than asked, so that rounding can never hide a neighbour
-    // in a cell the query skips while a plain reach of one still suffices (reach_for).
-    // By 1/64 of the cell, or in a torus, whose positions lie in the box, by four times
-    // the slack there: a torus's cells tile it, and a margin wider than needed can cost
-    // a whole cell across (13 cells a side instead of 14: a quarter more candidates).
+    // in a cell the query skips while a plain reach of one still suffices (reach_for):
+    // by four times the slack at the largest coordinate (a torus's size where its cells
+    // tile it, where a margin wider than needed can cost a whole cell across: 13 cells a
+    // side instead of 14), elsewhere by at least 1/64 of the cell.
     [[nodiscard]] scalar padded_cell() const noexcept {
-        if (torus()) {
-            scalar largest = scalar(0);
-            for (std::size_t d = 0; d < dim; ++d) largest = std::max(largest, world.size[d]);
-            constexpr scalar eps = std::numeric_limits<scalar>::epsilon();
-            const scalar margin = scalar(4) * (scalar(16) * eps * cell_size + scalar(8) * eps * largest);
-            if (std::isfinite(margin)) return cell_size + margin;
-        }
-        return cell_size * (scalar(1) + scalar(1) / scalar(64));
+        constexpr scalar eps = std::numeric_limits<scalar>::epsilon();
+        const scalar largest = std::max(coordinate_bound(), torus() ? scalar(0) : seen_abs);
+        const scalar margin = scalar(4) * (scalar(16) * eps * cell_size + scalar(8) * eps * largest);
+        const bool fits = std::isfinite(margin) && (torus() || margin > cell_size / scalar(64));
+        return fits ? cell_size + margin : cell_size * (scalar(1) + scalar(1) / scalar(64));
     }
 
     // How far rounding can move a computed distance, or a point across a cell edge:
@@ -119,6 +120,7 @@ struct grid_layout {
     // Cells per axis and their widths for these positions.
     void fit(span<const V> positions) {
         const std::size_t count = positions.size();
+        squeeze = {}, seam = {}, seen_abs = scalar(0);  // this fit's alone (padded_cell() reads them)
         if (open_hashed()) {
             for (std::size_t d = 0; d < dim; ++d) {
                 n[d] = 0;
@@ -148,6 +150,8 @@ struct grid_layout {
         seam = box.seam;
         cut = box.cut;
         tiles = !box.compact;
+        for (std::size_t d = 0; d < dim && !torus(); ++d)
+            if (hi[d] >= lo[d]) seen_abs = std::max(seen_abs, std::max(std::fabs(lo[d]), std::fabs(hi[d])));
         if (torus()) {  // the cells tile the box, so that their coordinates wrap
             for (std::size_t d = 0; d < dim; ++d) {
                 origin[d] = scalar(0);
@@ -165,25 +169,13 @@ struct grid_layout {
         }
         // Whole cells no smaller than cell_size; a dense grid's total capped near 8 per
         // boid (a hashed grid stores only its buckets, so its cells keep the size asked).
-        std::array<double, dim> cells{};
-        double total = 1;
-        for (std::size_t d = 0; d < dim; ++d) {
-            const double c = std::floor(static_cast<double>(extent[d]) / static_cast<double>(padded_cell()));
-            cells[d] = std::isfinite(c) ? std::max(1.0, std::min(c, 1e9)) : 1.0;
-            total *= cells[d];
+        std::array<double, dim> cells = whole_cells(extent, padded_cell());
+        if (!toroidal && !Hashed && product_of(cells) > cap) {  // flocks far apart (squeeze.hpp)
+            squeeze = squeeze_gaps(positions, lo, hi, padded_cell(), cap);
+            for (std::size_t d = 0; d < dim; ++d) extent[d] = squeeze[d](hi[d]) - origin[d];
+            cells = whole_cells(extent, padded_cell());
         }
-        // Shrink the axes that still have cells to spare until the total fits: a flat
-        // cloud (one axis at a single cell) must not keep the others' full counts.
-        while (!Hashed && total > cap) {
-            double spare = 0;
-            for (std::size_t d = 0; d < dim; ++d) spare += cells[d] > 1.0 ? 1.0 : 0.0;
-            const double f = std::pow(total / cap, 1.0 / spare);
-            total = 1;
-            for (std::size_t d = 0; d < dim; ++d) {
-                if (cells[d] > 1.0) cells[d] = std::max(1.0, std::floor(cells[d] / f));
-                total *= cells[d];
-            }
-        }
+        if (!Hashed) shrink_to_cap(cells, cap);
         for (std::size_t d = 0; d < dim; ++d) {
             n[d] = static_cast<std::int32_t>(cells[d]);
             w[d] = extent[d] > scalar(0) ? extent[d] / static_cast<scalar>(n[d]) : padded_cell();
@@ -235,9 +227,9 @@ struct grid_layout {
             for (std::size_t d = 0; d < dim; ++d) {
                 const scalar o = origin[d], width = w[d], hi = static_cast<scalar>(n[d] - 1);
                 const scalar c = cut[d], size = world.size[d];
-                auto along = [&](auto across_seam) {
+                auto along = [&](const scalar(&xs)[cell_chunk], auto across_seam) {
                     for (std::size_t k = 0; k < cell_chunk; ++k) {
-                        scalar xk = x[d][k];
+                        scalar xk = xs[k];
                         if constexpr (decltype(across_seam)::value) {  // local(), in a form that vectorises
                             const scalar past = xk < c ? size : scalar(0);
                             xk = xk + past;
@@ -248,8 +240,15 @@ struct grid_layout {
                         cell[d][k] = static_cast<std::int32_t>(t);
                     }
                 };
-                if (seam[d]) along(std::true_type{});
-                else along(std::false_type{});
+                if (seam[d] || squeeze[d].count == 0) {
+                    if (seam[d]) along(x[d], std::true_type{});
+                    else along(x[d], std::false_type{});
+                } else {
+                    scalar xs[cell_chunk];
+                    std::copy(x[d], x[d] + cell_chunk, xs);
+                    squeeze[d].apply(xs);
+                    along(xs, std::false_type{});
+                }
             }
         } else {
             for (std::size_t d = 0; d < dim; ++d)
