@@ -171,6 +171,36 @@ TEMPLATE_TEST_CASE("uniform_grid: flocks far apart each keep cells of the size a
     }
 }
 
+TEMPLATE_TEST_CASE(
+    "uniform_grid: boids spanning more than the largest scalar on one axis, flocks far apart on "
+    "another: all_pairs' answers",
+    "[uniform_grid][property]", BOIDS_ALL_VEC_TYPES) {
+    // The first axis's width overflows to infinity (left as one cell); along the second,
+    // three flocks a quarter of the largest scalar apart, over more cells than the grid
+    // allows even at the width rounding needs there, are squeezed together. (Run under
+    // UBSan: no NaN may reach an integer conversion.)
+    using V = TestType;
+    using S = boids::scalar_t<V>;
+    const S huge = std::numeric_limits<S>::max() / S(1.5);
+    const double quarter = static_cast<double>(std::numeric_limits<S>::max()) / 4;
+    boids::random_stream rng(9);
+    std::vector<V> pos, vel;
+    for (std::size_t i = 0; i < 300; ++i) {
+        pos.push_back(boids::generate<V>([&](std::size_t d) {
+            return static_cast<S>(rng.uniform(0, 20) + (d == 1 ? quarter * static_cast<double>(i % 3) : 0.0));
+        }));
+        vel.push_back(boids::unit_direction<V>(rng.next()));
+    }
+    pos[0] = boids::generate<V>([&](std::size_t d) { return d == 0 ? huge : S(5); });
+    pos[1] = boids::generate<V>([&](std::size_t d) { return d == 0 ? -huge : S(5); });
+    const boids::world_for<V> open{};
+    boids::all_pairs<V> ref(open);
+    ref.build(boids::span<const V>(pos));
+    boids::uniform_grid<V> g(open, S(2));
+    g.build(boids::span<const V>(pos));
+    for (std::size_t i = 0; i < pos.size(); i += 7) test::require_same_answers(g, ref, i, S(2), S(7), vel[i], {1, 7});
+}
+
 TEMPLATE_TEST_CASE("uniform_grid over a large torus: a clump across the seams with a sparse halo, all_pairs' answers",
                    "[uniform_grid][property]", BOIDS_ALL_VEC_TYPES) {
     // A torus far too large to tile, a dense clump centred on its corner (across every

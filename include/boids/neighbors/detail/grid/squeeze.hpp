@@ -58,8 +58,8 @@ struct axis_squeeze {
 // box would be more than `cap`): the widest empty stretches between the finite
 // positions, each at least two cells long, found exactly from the least and greatest
 // coordinate in each of 512 equal bins (one pass over every boid; a boid outside the
-// box counts at its edge). An axis the boids fill is left as it is; so is every axis
-// where the squeezed box would still need cells more than twice the size asked (many
+// box counts at its edge). An axis the boids fill is left as it is, and so is the whole
+// box where, squeezed, it would still need cells more than twice the size asked (many
 // flocks scattered on every axis): the squeeze would then cost more than it saves.
 // `stride`: every stride-th boid only (see squeeze_gaps).
 template <class V>
@@ -82,6 +82,7 @@ std::array<axis_squeeze<scalar_t<V>>, dimension_v<V>> squeeze_gaps_of(span<const
         const V& p = positions[i];
         if (!boids::is_finite(p)) continue;
         for (std::size_t d = 0; d < dim; ++d) {
+            if (!(to_bin[d] > scalar(0))) continue;  // (an infinite width times 0 would be NaN)
             const scalar x = std::min(std::max(boids::get(p, d), lo[d]), hi[d]);
             const scalar u = (x - lo[d]) * to_bin[d];
             const std::size_t b = std::min(static_cast<std::size_t>(u), bins - 1);
