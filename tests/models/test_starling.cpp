@@ -214,6 +214,25 @@ TEST_CASE(
     CHECK(g.load(boids::span<const unsigned char>(alone)));
 }
 
+TEST_CASE("starling: a flock of no birds saved with its birds loads back with them, to the same bytes",
+          "[starling][snapshot]") {
+    // Empty arrays of birds may hand save a null pointer: the snapshot must still say
+    // it holds the birds (none), so that the load that fills them takes it.
+    boids::starling::flock<bird> f(boids::starling::params<double>{}, 0);
+    std::vector<bird> p, v;
+    std::vector<unsigned char> bytes;
+    f.save(bytes, p, v);
+    boids::starling::flock<bird> g;
+    std::vector<bird> q{bird{1, 2, 3}}, w{bird{4, 5, 6}};
+    REQUIRE(g.load(boids::span<const unsigned char>(bytes), q, w));
+    CHECK(q.empty());
+    CHECK(w.empty());
+    std::vector<unsigned char> again;
+    g.save(again, q, w);
+    CHECK(again == bytes);
+    CHECK(std::string(g.load(boids::span<const unsigned char>(bytes)).field) == "kind");
+}
+
 TEST_CASE("starling: the field parameters are valid and differ from the source's where documented",
           "[starling][field]") {
     const boids::starling::params<double> source;

@@ -118,7 +118,7 @@ public:
         BOIDS_ASSERT(positions.size() == st_.n && velocities.size() == st_.n,
                      "starling::flock::save: one position and one velocity per bird");
         if (positions.size() != st_.n || velocities.size() != st_.n) return;
-        save_state(st_, out, positions.data(), velocities.data());
+        save_state(st_, out, true, positions.data(), velocities.data());
     }
     // Replaces this flock by the one saved in `bytes`. A wrong, truncated or corrupt
     // buffer (or one holding invalid parameters) is refused with a validation that

@@ -109,12 +109,12 @@ struct flock_state {
 };
 
 // The whole state, parameters included, appended to `out` as a snapshot (snapshot.hpp);
-// with `positions` and `velocities` (st.n each), the birds' too, in the same snapshot.
+// with `birds`, the birds' positions and velocities too (st.n each; none for a flock of
+// no birds, whose pointers may then be null), in the same snapshot.
 template <class V>
-void save_state(const flock_state<V>& st, std::vector<unsigned char>& out, const V* positions = nullptr,
-                const V* velocities = nullptr) {
+void save_state(const flock_state<V>& st, std::vector<unsigned char>& out, bool birds = false,
+                const V* positions = nullptr, const V* velocities = nullptr) {
     using S = scalar_t<V>;
-    const bool birds = positions != nullptr && velocities != nullptr;
     snapshot_writer w(out);
     w.begin(birds ? snapshot_kind::starling_flock_with_birds : snapshot_kind::starling_flock, sizeof(S), 3, st.n,
             snapshot_layout);
