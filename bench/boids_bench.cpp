@@ -10,6 +10,8 @@
 //   step/standard2d_open_stray/grid/N/threads:T/far:F  (in an open world, one boid F away)
 //   step/standard2d_open_flocks/<grid|hashed>/N/threads:T/flocks:F/map:M  (F flocks at
 //     random spots of an open map M wide)
+//   step/lesson_spawn/grid/N/jitter:J  (the first step of N lesson boids spawned on one
+//     spot, or within J px of it)
 // Counters: ns_per_boid; neighbors_per_boid and candidates_per_boid (the boids each
 // query looks at, itself included), the latter two counted untimed for the steps.
 // The standard scene: N boids uniform in a square of side sqrt(N) (density 1),
@@ -408,6 +410,35 @@ void bm_step(benchmark::State& state, finder_kind kind, bool lesson, double view
         double(n) * 1e-9, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 
+// The first step of N lesson boids spawned on one spot (jitter 0) or within `jitter` px
+// of it, headings seeded: every repetition starts again from the spawn.
+void bm_spawn_step(benchmark::State& state) {
+    using V = f2;
+    const auto n = static_cast<std::size_t>(state.range(0));
+    const auto jitter = static_cast<float>(state.range(1));
+    const auto cfg = boids::lesson::config<V>();
+    boids::random_stream rng(5);
+    std::vector<V> p0(n), v0(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const V u = boids::unit_direction<V>(rng.next());
+        const auto r = static_cast<float>(rng.uniform(0, 1)) * jitter;
+        p0[i] = {400.0f + r * u.x, 225.0f + r * u.y};
+        v0[i] = boids::scale(boids::unit_direction<V>(rng.next()), 100.0f);
+    }
+    boids::uniform_grid<V> grid(cfg.world, cfg.view_radius);
+    boids::flock_workspace<V> ws;
+    std::vector<V> p = p0, v = v0;
+    boids::flock_step(boids::span<V>(p), boids::span<V>(v), cfg, grid, ws, boids::scalar_t<V>(boids::lesson::dt));
+    for (auto _ : state) {
+        state.PauseTiming();
+        p = p0;
+        v = v0;
+        state.ResumeTiming();
+        boids::flock_step(boids::span<V>(p), boids::span<V>(v), cfg, grid, ws, boids::scalar_t<V>(boids::lesson::dt));
+    }
+    state.counters["off_kernel"] = static_cast<double>(ws.report.boids_off_kernel);
+}
+
 // The metric step's kernel alone (flock/detail/kernel.hpp): one boid's sums over a
 // block of `size` candidates uniform in the cube of side 3 radii around it, as a
 // cell's block of the standard scene holds (43 in 2D, 97 in 3D); hot in the cache.
@@ -547,6 +578,12 @@ void register_all() {
             b->ArgNames({"", "threads"})->Unit(benchmark::kMicrosecond)->UseRealTime();
         }
     }
+    // Boids spawned on one spot: the first step (a neighbour on the very spot takes the
+    // per-boid path's seeded push, pair by pair).
+    auto* spawn = benchmark::RegisterBenchmark("step/lesson_spawn/grid", bm_spawn_step);
+    for (long n : {1000L, 5000L})
+        for (long jitter : {0L, 1L}) spawn->Args({n, jitter});
+    spawn->ArgNames({"", "jitter"})->Unit(benchmark::kMillisecond)->UseRealTime();
     for (auto variant : {open_variant::blend, open_variant::custom, open_variant::entities}) {
         const char* name = variant == open_variant::blend    ? "step/standard2d_blend/grid"
                            : variant == open_variant::custom ? "step/standard2d_custom/grid"
