@@ -1052,6 +1052,46 @@ TEST_CASE("a packed flock's step is the same bits on 1 and 2 threads, and over a
     }
 }
 
+TEST_CASE(
+    "a topological flock packed far inside a cell of the radius: cells sized to its nearest, brute force's "
+    "summaries",
+    "[flock][dense]") {
+    // Counted in cells of the radius such a flock looks far sparser than it is, and
+    // cells sized from that count still hold all of it; the grid counts again in them.
+    // On one spot (a spawn), the nearest are the lowest indices there.
+    const double extent = GENERATE(0.5, 0.0);
+    std::vector<test::dvec2> p, v;
+    packed_flock(11, 1500, extent, p, v);
+    for (auto edges : {boids::edges::toroidal, boids::edges::open}) {
+        auto cfg = boids::lesson::config<test::dvec2>();
+        cfg.world = boids::world<double, 2>::box(edges, {2000.0, 2000.0});
+        cfg.neighbors = boids::neighborhood_kind::topological;
+        cfg.view_angle = 360.0;
+        boids::uniform_grid<test::dvec2> grid(cfg.world, cfg.view_radius);
+        boids::flock_workspace<test::dvec2> ws;
+        const auto got = summaries_of_step(cfg, p, v, grid, ws);
+        CAPTURE(extent, static_cast<int>(edges), grid.cell_size());
+        if (extent > 0) CHECK(grid.cell_size() < 0.1);  // a fifth of the patch
+        auto metric = cfg;                              // the k nearest within the radius, as brute force finds them
+        metric.neighbors = boids::neighborhood_kind::metric;
+        metric.max_neighbors = cfg.k;
+        CHECK(summaries_off_brute_force(metric, p, v, got) == 0);
+    }
+    std::vector<test::dvec3> p3, v3;
+    packed_flock(12, 1500, 0.02, p3, v3);
+    auto cfg3 = cube_config(12);
+    cfg3.world = open_world3d();
+    boids::uniform_grid<test::dvec3> grid3(cfg3.world, cfg3.view_radius);
+    boids::flock_workspace<test::dvec3> ws3;
+    const auto got3 = summaries_of_step(cfg3, p3, v3, grid3, ws3);
+    CAPTURE(grid3.cell_size());
+    CHECK(grid3.cell_size() < 0.005);  // a quarter of the ball's diameter
+    auto metric3 = cfg3;
+    metric3.neighbors = boids::neighborhood_kind::metric;
+    metric3.max_neighbors = cfg3.k;
+    CHECK(summaries_off_brute_force(metric3, p3, v3, got3) == 0);
+}
+
 TEST_CASE("a cap or k beyond the flock allocates by the flock: 1 << 30, SIZE_MAX and 0 count every neighbour",
           "[flock][dense][finite]") {
     std::vector<test::dvec2> p0, v0;

@@ -392,6 +392,74 @@ TEMPLATE_TEST_CASE("uniform_grid k nearest in dense clouds and uneven flocks equ
     }
 }
 
+TEMPLATE_TEST_CASE(
+    "uniform_grid k nearest of boids stacked on one spot: the lowest indices there, as all_pairs finds "
+    "them, from a few slots",
+    "[uniform_grid][property]", BOIDS_ALL_VEC_TYPES) {
+    // A flock spawned on one spot: more on it than one query may scan, interleaved by
+    // index with a stack on a torus's seam (a cell's edge: no shortcut there), twins a
+    // rounding apart, and boids around them; every kind of world, cells of two sizes.
+    using V = TestType;
+    using S = boids::scalar_t<V>;
+    constexpr std::size_t D = boids::dimension_v<V>;
+    const auto kind = GENERATE(boids::edges::open, boids::edges::toroidal, boids::edges::bounded);
+    const double cell = GENERATE(1.0, 6.0);
+    const auto world = kind == boids::edges::open ? boids::world_for<V>{} : test::box<V>(kind, 30, 30, 30);
+    const V spot = boids::generate<V>([](std::size_t d) { return S(10.3 + 3.1 * double(d)); });
+    const V seam = boids::generate<V>([](std::size_t d) { return S(d == 0 ? 0.0 : 12.7); });
+    const V twin = boids::generate<V>(
+        [&](std::size_t d) { return d == 0 ? std::nextafter(boids::get(spot, 0), S(100)) : boids::get(spot, d); });
+    boids::random_stream rng(31);
+    std::vector<V> pos(2000);
+    for (std::size_t i = 0; i < pos.size(); ++i) {
+        switch (i % 10) {
+        case 0:
+        case 1:
+        case 2:
+        case 3:
+        case 4:
+        case 5: pos[i] = spot; break;
+        case 6: pos[i] = seam; break;
+        case 7: pos[i] = i % 20 == 7 ? twin : seam; break;
+        default: pos[i] = boids::generate<V>([&](std::size_t) { return S(rng.uniform(1, 29)); });
+        }
+    }
+    boids::all_pairs<V> ref(world);
+    ref.build(boids::span<const V>(pos));
+    boids::uniform_grid<V> grid(world, S(cell));
+    grid.build(boids::span<const V>(pos));
+    CAPTURE(static_cast<int>(kind), cell, D);
+    std::size_t most_looked = 0;
+    for (std::size_t i = 0; i < pos.size(); i += 3) {
+        CAPTURE(i);
+        for (std::size_t k : {std::size_t(1), std::size_t(7), std::size_t(64)}) {
+            REQUIRE(test::knn_list<V>(grid, i, k, std::numeric_limits<S>::infinity()) ==
+                    test::knn_list<V>(ref, i, k, std::numeric_limits<S>::infinity()));
+            REQUIRE(test::knn_list<V>(grid, i, k, S(0.5)) == test::knn_list<V>(ref, i, k, S(0.5)));
+        }
+        if (i % 10 < 6) {  // on the spot, away from any cell's edge: a few slots of its own cell
+            std::vector<boids::neighbor<S, D>> storage(7);
+            boids::k_nearest<S, D> knn(boids::span<boids::neighbor<S, D>>(storage), 7);
+            grid.nearest(i, knn);
+            most_looked = std::max(most_looked, knn.candidates());
+        }
+    }
+    CHECK(most_looked < pos.size() / 2);
+    // The batch (the step's query) gives each slot the same.
+    std::vector<boids::neighbor<S, D>> a(7);
+    boids::k_nearest<S, D> batch(boids::span<boids::neighbor<S, D>>(a), 7);
+    std::size_t differ = 0;
+    grid.nearest_in_slots(0, pos.size(), batch, std::numeric_limits<S>::infinity(),
+                          [&](std::size_t s, const boids::k_nearest<S, D>& got) {
+                              std::vector<test::record<S, D>> list;
+                              for (const auto& nb : got.result())
+                                  list.emplace_back(nb.index, nb.distance_squared, nb.offset);
+                              const std::size_t i = grid.order()[s];
+                              if (list != test::knn_list<V>(ref, i, 7, std::numeric_limits<S>::infinity())) ++differ;
+                          });
+    CHECK(differ == 0);
+}
+
 TEMPLATE_TEST_CASE("uniform_grid k nearest when boids stray outside a box world", "[uniform_grid][property]",
                    BOIDS_VEC2_TYPES) {
     // Boids beyond the box sit in its edge cells (found by fuzzing: a boid above the

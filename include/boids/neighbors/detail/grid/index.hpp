@@ -89,13 +89,19 @@ public:
         } else {  // at the query's radius; again with smaller cells where the flock is dense
             cells_.layout.cell_size = query_.radius;
             build_grid(cells_, scratch_, positions, executor, tasks);
-            const auto finer =
-                cells_for_query(cells_, query_.radius, query_.nearest, query_.seen, query_.within_radius);
-            if (finer.size < query_.radius) {
-                cells_.layout.cell_size = finer.size;
+            // A flock much smaller than a cell looks sparser than it is from cells of the
+            // radius: measured again from the finer cells, while that keeps halving them.
+            auto pick = cells_for_query(cells_, query_.radius, query_.nearest, query_.seen, query_.within_radius);
+            for (int round = 0; pick.size < cells_.layout.cell_size; ++round) {
+                cells_.layout.cell_size = pick.size;
                 build_grid(cells_, scratch_, positions, executor, tasks);
+                if (round == max_refinements) break;
+                const auto again =
+                    cells_for_query(cells_, query_.radius, query_.nearest, query_.seen, query_.within_radius);
+                if (!(again.size < scalar(0.5) * pick.size)) break;
+                pick = again;
             }
-            cells_.nearest_reach = finer.nearest_reach;
+            cells_.nearest_reach = pick.nearest_reach;
         }
     }
 
@@ -147,6 +153,7 @@ private:
         bool active = false;
     };
     served_query query_{};
+    static constexpr int max_refinements = 3;  // builds after the first finer one, at most
     bool picks_cells_ = true;
     scalar own_cell_ = scalar(1);  // the cell size given (at construction or by set_cell_size)
     grid_build_scratch<V, Hashed> scratch_;
