@@ -1092,6 +1092,49 @@ TEST_CASE(
     CHECK(summaries_off_brute_force(metric3, p3, v3, got3) == 0);
 }
 
+TEST_CASE("boids stacked on one spot beyond the cap heed the lowest indices there, as all_pairs' per-boid query",
+          "[flock][dense]") {
+    // A flock spawned on one spot: each boid on it sees more others at distance 0 than
+    // it heeds. A stack inside a cell, one on a torus's seam (a cell's edge), boids around.
+    using V = test::dvec2;
+    const std::size_t cap = GENERATE(std::size_t(7), std::size_t(40));
+    const auto edges = GENERATE(boids::edges::toroidal, boids::edges::open);
+    auto cfg = boids::lesson::config<V>();
+    cfg.world = boids::world<double, 2>::box(edges, {600.0, 600.0});
+    cfg.max_neighbors = cap;
+    boids::random_stream rng(8);
+    std::vector<V> p(900), v(900);
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        if (i % 3 == 0) p[i] = V{217.3, 301.9};
+        else if (i % 6 == 1) p[i] = V{0.0, 150.2};
+        else p[i] = V{rng.uniform(0, 600), rng.uniform(0, 600)};
+        v[i] = boids::scale(boids::unit_direction<V>(rng.next()), rng.uniform(60, 160));
+    }
+    boids::uniform_grid<V> grid(cfg.world, cfg.view_radius);
+    boids::flock_workspace<V> ws;
+    const auto got = summaries_of_step(cfg, p, v, grid, ws);
+    CAPTURE(cap, static_cast<int>(edges), ws.report.reason);
+    CHECK(ws.report.off_kernel.on_one_spot >= 450);
+    CHECK(summaries_off_brute_force(cfg, p, v, got) == 0);
+    // Those on a spot: the per-boid query's neighbours and sums over them, bit for bit.
+    boids::all_pairs<V> pairs(cfg.world);
+    pairs.build(boids::span<const V>(p));
+    std::vector<boids::neighbor<double, 2>> buffer;
+    auto same = [](const V& a, const V& b) { return std::memcmp(&a, &b, sizeof(V)) == 0; };
+    std::size_t differ = 0;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        if (i % 3 != 0 && i % 6 != 1) continue;
+        const auto seen = boids::detail::gather_neighbors(i, pairs, boids::span<const V>(v), cfg, buffer);
+        const auto want = boids::summarize(i, boids::span<const V>(v), seen, cfg.separate);
+        const bool equal = got[i].count == want.count && got[i].coincident == want.coincident &&
+                           same(got[i].coincident_push, want.coincident_push) &&
+                           same(got[i].velocity_sum, want.velocity_sum) && same(got[i].offset_sum, want.offset_sum) &&
+                           same(got[i].push, want.push);
+        differ += equal ? 0 : 1;
+    }
+    CHECK(differ == 0);
+}
+
 TEST_CASE("a cap or k beyond the flock allocates by the flock: 1 << 30, SIZE_MAX and 0 count every neighbour",
           "[flock][dense][finite]") {
     std::vector<test::dvec2> p0, v0;

@@ -220,6 +220,26 @@ template <class V, class Finder>
     }
     return seen_neighbors(span<nb>(buffer.data(), buffer.size()), count, velocities, cfg);
 }
+
+// Boid i's neighbours (in slot s of a dense grid read through `runs`) as
+// gather_neighbors finds them. Where at least its cap of others share its very spot
+// (a flock spawned there: `coincident` of them seen), those it heeds are the cap of
+// lowest index on that spot, the same list found among the first slots of its cell.
+template <class V, class Runs, class Finder>
+[[nodiscard]] neighborhood<V> gather_heeded(std::size_t i, std::size_t s, const Runs& runs, const Finder& finder,
+                                            span<const V> velocities, const flock_config<V>& cfg,
+                                            std::size_t coincident,
+                                            std::vector<neighbor<scalar_t<V>, dimension_v<V>>>& buffer) {
+    using nb = neighbor<scalar_t<V>, dimension_v<V>>;
+    const std::size_t cap = cfg.neighbor_cap();
+    if (cfg.neighbors == neighborhood_kind::metric && cap > 0 && coincident >= cap) {
+        if (buffer.size() < cap) buffer.resize(cap);  // cap <= coincident < the flock
+        k_nearest<scalar_t<V>, dimension_v<V>> knn(span<nb>(buffer.data(), cap), cap);
+        if (runs.nearest_on_own_spot(s, knn))
+            return seen_neighbors(span<nb>(buffer.data(), buffer.size()), knn.size(), velocities, cfg);
+    }
+    return gather_neighbors(i, finder, velocities, cfg, buffer);
+}
 }  // namespace detail
 
 }  // namespace boids

@@ -353,10 +353,8 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
             if (sums.coincident > 0 || sums.count > heed) {  // rare: the exact general path
                 if (sums.coincident > 0) ++scratch.off.on_one_spot;
                 else ++scratch.off.tied_at_cap;
-                a = blend_at(blend, i, p_i, v_i,
-                             boids::summarize(i, old_vel, gather_neighbors(i, grid, old_vel, cfg, scratch.neighbors),
-                                              cfg.separate),
-                             dt);
+                const auto seen = gather_heeded(i, s, runs, grid, old_vel, cfg, sums.coincident, scratch.neighbors);
+                a = blend_at(blend, i, p_i, v_i, boids::summarize(i, old_vel, seen, cfg.separate), dt);
             } else if (batched) {
                 if (batch.add(s, sums.count, p_i, v_i, to_vector<V>(sums.push), to_vector<V>(sums.offset),
                               to_vector<V>(sums.velocity)))

@@ -210,48 +210,6 @@ bool nearest_by_distance(const grid_cells<V, false>& g, std::size_t si, k_neares
     return select_nearest(g, p, d2, slot, slot, count, t2, within, out);
 }
 
-// Boids stacked on one spot (a flock spawned there): a boid's k nearest are the k of
-// lowest index on its very spot, which share its cell, whose slots are in index
-// order. Found among the cell's first slots when no other cell can hold a boid as
-// near (each neighbouring cell more than a rounding's gap away); false otherwise,
-// having reported nothing (a dense grid only; a few dozen slots looked at, at most).
-template <class V>
-bool nearest_on_own_spot(const grid_cells<V, false>& g, std::size_t si, k_nearest<scalar_t<V>, dimension_v<V>>& out) {
-    using scalar = scalar_t<V>;
-    constexpr std::size_t dim = dimension_v<V>;
-    const std::size_t k = out.capacity();
-    const std::size_t s0 = g.cell_begin_of(si), s1 = g.cell_end_of(si);
-    if (s1 - s0 <= k) return false;
-    const auto& lay = g.layout;
-    const auto& c = g.scell[si];
-    const auto p = g.position_in(si);
-    for (std::size_t d = 0; d < dim; ++d) {
-        // (A torus's cell is the wrapped coordinate's.)
-        const scalar x = lay.torus() ? world_for<V>::wrap_scalar(p[d], lay.world.size[d]) : p[d];
-        for (const std::int32_t j : {c[d] - 1, c[d] + 1}) {
-            if (!lay.torus() && (j < 0 || j >= lay.n[d])) continue;  // no cell there
-            const scalar gap = lay.cell_gap(x, j, d);
-            if (!(gap * gap >= std::numeric_limits<scalar>::min())) return false;
-        }
-    }
-    const std::size_t self = g.order[si], end = std::min(s1, s0 + 4 * k + 64);
-    std::size_t found = 0;
-    auto on_spot = [&](const neighbor<scalar, dim>& nb) {
-        if (nb.distance_squared == scalar(0)) {
-            out(nb);
-            ++found;
-        }
-    };
-    for (std::size_t s = s0; s < end && found < k; s += 8) {
-        const std::size_t e = std::min(end, s + 8);
-        out.add_candidates(e - s);
-        scan_slots(g, self, p, s, e, nullptr, on_spot);
-    }
-    if (found >= k) return true;
-    out.clear();
-    return false;
-}
-
 // Rings of cells widen until no unvisited cell can hold anything nearer than the
 // k-th found: hashed grids, and queries the by-distance one cannot finish.
 template <class V, bool Hashed>
