@@ -13,7 +13,8 @@
 //        of a bounded or toroidal box S radii across (200, 2000), or (toroidal_seams)
 //        across the torus's seams, centred on its corner
 //   neighbors/knn3d/grid/20000/ball:R/k:K            the k nearest of every boid
-//        (nearest_in_slots), the grid's cell the radius or the grid's own pick
+//        (nearest_in_slots), the grid's cell the radius or the grid's own pick (K 64,
+//        65 and 256: the ball of 6 and the grid's pick only)
 // Counters: neighbors_per_boid (within the radius and the cone, before the cap),
 // off_kernel (boids the step handed to its per-boid path), cell_per_radius (the
 // cell size the grid picked, in view radii).
@@ -270,8 +271,9 @@ const bool registered = [] {
                 ->UseRealTime();
         }
     for (double ball : {6.0, 4.0, 3.0})
-        for (std::size_t k : {std::size_t(7), std::size_t(24)})
+        for (std::size_t k : {std::size_t(7), std::size_t(24), std::size_t(64), std::size_t(65), std::size_t(256)})
             for (bool own_cell : {false, true}) {
+                if (k > 24 && (ball != 6.0 || !own_cell)) continue;  // large k: the grid's cells, one ball
                 const std::string name = std::string("neighbors/knn3d/grid/20000/ball:") + std::to_string(int(ball)) +
                                          "/k:" + std::to_string(k) + (own_cell ? "/cell:picked" : "/cell:radius");
                 benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& s) { bm_knn3d(s, ball, k, own_cell); })

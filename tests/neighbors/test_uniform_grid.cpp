@@ -360,7 +360,8 @@ TEMPLATE_TEST_CASE("uniform_grid k nearest in dense clouds and uneven flocks equ
                    "[uniform_grid][property]", BOIDS_ALL_VEC_TYPES) {
     // The by-distance query guesses a radius from the local density and widens it when
     // too few fall inside: a Gaussian cloud (dense core, sparse edge), a torus, and
-    // cells far smaller and far larger than the neighbours' distances.
+    // cells far smaller and far larger than the neighbours' distances; k up to 257 (past the
+    // largest the by-distance query ranks, 256).
     using V = TestType;
     using S = boids::scalar_t<V>;
     constexpr std::size_t D = boids::dimension_v<V>;
@@ -384,7 +385,8 @@ TEMPLATE_TEST_CASE("uniform_grid k nearest in dense clouds and uneven flocks equ
     CAPTURE(static_cast<int>(kind), cell, D);
     for (std::size_t i = 0; i < pos.size(); i += 7) {
         CAPTURE(i);
-        for (std::size_t k : {std::size_t(7), std::size_t(24), std::size_t(64), std::size_t(80)}) {
+        for (std::size_t k :
+             {std::size_t(7), std::size_t(24), std::size_t(64), std::size_t(80), std::size_t(250), std::size_t(257)}) {
             REQUIRE(test::knn_list<V>(grid, i, k, std::numeric_limits<S>::infinity()) ==
                     test::knn_list<V>(ref, i, k, std::numeric_limits<S>::infinity()));
             REQUIRE(test::knn_list<V>(grid, i, k, S(1.5)) == test::knn_list<V>(ref, i, k, S(1.5)));
@@ -432,7 +434,7 @@ TEMPLATE_TEST_CASE(
     std::size_t most_looked = 0;
     for (std::size_t i = 0; i < pos.size(); i += 3) {
         CAPTURE(i);
-        for (std::size_t k : {std::size_t(1), std::size_t(7), std::size_t(64)}) {
+        for (std::size_t k : {std::size_t(1), std::size_t(7), std::size_t(64), std::size_t(130)}) {
             REQUIRE(test::knn_list<V>(grid, i, k, std::numeric_limits<S>::infinity()) ==
                     test::knn_list<V>(ref, i, k, std::numeric_limits<S>::infinity()));
             REQUIRE(test::knn_list<V>(grid, i, k, S(0.5)) == test::knn_list<V>(ref, i, k, S(0.5)));

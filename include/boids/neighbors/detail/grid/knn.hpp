@@ -21,7 +21,7 @@
 namespace boids {
 namespace detail {
 
-inline constexpr std::size_t knn_scratch_size = 1024;  // candidates one by-distance query may scan
+inline constexpr std::size_t knn_scratch_size = 4096;  // candidates one by-distance query may scan
 inline constexpr std::int32_t knn_max_reach = 16;      // cells per axis a by-distance query may reach
 
 // A radius that should hold about 1.6 k boids, from the density of the block of
@@ -220,7 +220,7 @@ void nearest_by_rings(const grid_cells<V, Hashed>& g, std::size_t i, k_nearest<s
     out.clear();
     const std::size_t si = g.slot[i];
     if constexpr (!Hashed) {
-        if (nearest_on_own_spot(g, si, out)) return;
+        if (nearest_on_own_spot(g, si, out, max_radius)) return;
     }
     const cell_t c = g.scell[si];
     const auto p = g.position_in(si);
@@ -268,6 +268,12 @@ void nearest_in_slot(const grid_cells<V, Hashed>& g, std::size_t s, k_nearest<sc
     out.clear();
     if (out.capacity() == 0) return;
     if constexpr (!Hashed) {
+        // On a spot its cell's first boid shares: likely a stack, read from its first slots.
+        const std::size_t first = g.cell_begin_of(s) == s ? s + 1 : g.cell_begin_of(s);
+        bool shared = first < g.cell_end_of(s);
+        for (std::size_t d = 0; d < dimension_v<V> && shared; ++d)
+            shared = g.spos[d * g.order.size() + first] == g.spos[d * g.order.size() + s];
+        if (shared && nearest_on_own_spot(g, s, out, max_radius)) return;
         if (nearest_by_distance(g, s, out, max_radius, radius_hint)) return;
     }
     nearest_by_rings(g, g.order[s], out, max_radius);

@@ -17,7 +17,9 @@ namespace boids {
 namespace detail {
 
 // The largest k the by-distance queries take; larger ones walk rings of cells.
-inline constexpr std::size_t max_nearest_k = 64;
+// (Ranking by counting costs (2k)^2 / lanes comparisons, still under what a selection
+// and a sort cost at 256.)
+inline constexpr std::size_t max_nearest_k = 256;
 
 // For each of the first `count` squared distances, how many are below it:
 // visit(a, rank). A pack of them at a time against every other, broadcast: no

@@ -152,14 +152,15 @@ struct run_plan {
 // lowest index on its very spot, which share its cell, whose slots are in index
 // order. Found among the cell's first slots when no other cell can hold a boid as
 // near (each neighbouring cell more than a rounding's gap away); false otherwise,
-// having reported nothing (a dense grid only; a few dozen slots looked at, at most).
+// having reported nothing (a dense grid only; at most 4k + 64 slots looked at).
 template <class V>
-bool nearest_on_own_spot(const grid_cells<V, false>& g, std::size_t si, k_nearest<scalar_t<V>, dimension_v<V>>& out) {
+bool nearest_on_own_spot(const grid_cells<V, false>& g, std::size_t si, k_nearest<scalar_t<V>, dimension_v<V>>& out,
+                         scalar_t<V> max_radius = std::numeric_limits<scalar_t<V>>::infinity()) {
     using scalar = scalar_t<V>;
     constexpr std::size_t dim = dimension_v<V>;
     const std::size_t k = out.capacity();
     const std::size_t s0 = g.cell_begin_of(si), s1 = g.cell_end_of(si);
-    if (s1 - s0 <= k) return false;
+    if (s1 - s0 <= k || !(scalar(0) <= max_radius * max_radius)) return false;  // (a NaN radius finds none)
     const auto& lay = g.layout;
     const auto& c = g.scell[si];
     const auto p = g.position_in(si);
