@@ -398,9 +398,10 @@ TEMPLATE_TEST_CASE(
     "uniform_grid k nearest of boids stacked on one spot: the lowest indices there, as all_pairs finds "
     "them, from a few slots",
     "[uniform_grid][property]", BOIDS_ALL_VEC_TYPES) {
-    // A flock spawned on one spot: more on it than one query may scan, interleaved by
-    // index with a stack on a torus's seam (a cell's edge: no shortcut there), twins a
-    // rounding apart, and boids around them; every kind of world, cells of two sizes.
+    // A flock spawned on one spot: more on it than the by-distance query ranks (4k + 64),
+    // interleaved by index with a stack on a torus's seam (a cell's edge: no shortcut
+    // there), twins a rounding apart, and boids around them; every kind of world, cells
+    // of two sizes.
     using V = TestType;
     using S = boids::scalar_t<V>;
     constexpr std::size_t D = boids::dimension_v<V>;

@@ -95,7 +95,8 @@ public:
             for (int round = 0; pick.size < cells_.layout.cell_size; ++round) {
                 cells_.layout.cell_size = pick.size;
                 build_grid(cells_, scratch_, positions, executor, tasks);
-                if (round == max_refinements) break;
+                // (Cells widened by the cap on their count: finer ones cannot be had.)
+                if (round == max_refinements || cells_.layout.narrowest_cell() > scalar(2) * pick.size) break;
                 const auto again =
                     cells_for_query(cells_, query_.radius, query_.nearest, query_.seen, query_.within_radius);
                 if (!(again.size < scalar(0.5) * pick.size)) break;
