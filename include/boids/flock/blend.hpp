@@ -232,8 +232,8 @@ template <class V, class Runs, class Finder>
                                             std::vector<neighbor<scalar_t<V>, dimension_v<V>>>& buffer) {
     using nb = neighbor<scalar_t<V>, dimension_v<V>>;
     const std::size_t cap = cfg.neighbor_cap();
-    if (cfg.neighbors == neighborhood_kind::metric && cap > 0 && coincident >= cap) {
-        if (buffer.size() < cap) buffer.resize(cap);  // cap <= coincident < the flock
+    if (cfg.neighbors == neighborhood_kind::metric && coincident >= cap) {  // (cap >= 1: 0 reads as no cap)
+        if (buffer.size() < cap) buffer.resize(cap);                        // cap <= coincident < the flock
         k_nearest<scalar_t<V>, dimension_v<V>> knn(span<nb>(buffer.data(), cap), cap);
         if (runs.nearest_on_own_spot(s, knn))
             return seen_neighbors(span<nb>(buffer.data(), buffer.size()), knn.size(), velocities, cfg);

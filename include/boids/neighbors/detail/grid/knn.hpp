@@ -270,9 +270,7 @@ void nearest_in_slot(const grid_cells<V, Hashed>& g, std::size_t s, k_nearest<sc
     if constexpr (!Hashed) {
         // On a spot its cell's first boid shares: likely a stack, read from its first slots.
         const std::size_t first = g.cell_begin_of(s) == s ? s + 1 : g.cell_begin_of(s);
-        bool shared = first < g.cell_end_of(s);
-        for (std::size_t d = 0; d < dimension_v<V> && shared; ++d)
-            shared = g.spos[d * g.order.size() + first] == g.spos[d * g.order.size() + s];
+        const bool shared = first < g.cell_end_of(s) && g.position_in(first) == g.position_in(s);
         if (shared && nearest_on_own_spot(g, s, out, max_radius)) return;
         if (nearest_by_distance(g, s, out, max_radius, radius_hint)) return;
     }
