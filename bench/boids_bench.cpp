@@ -11,8 +11,8 @@
 //   step/standard2d_open_flocks/<grid|hashed>/N/threads:T/flocks:F/map:M  (F flocks at
 //     random spots of an open map M wide)
 //   step/lesson_spawn/grid/N/jitter:J  (the first step of N lesson boids spawned on one
-//     spot, or within J px of it); step/lesson_spawn_topological7/... the same boids
-//     heeding their 7 nearest
+//     spot, or within J px of it; beside:1, every other boid spread over the world);
+//     step/lesson_spawn_topological7/... the same boids heeding their 7 nearest
 // Counters: ns_per_boid; neighbors_per_boid and candidates_per_boid (the boids each
 // query looks at, itself included), the latter two counted untimed for the steps.
 // The standard scene: N boids uniform in a square of side sqrt(N) (density 1),
@@ -412,11 +412,13 @@ void bm_step(benchmark::State& state, finder_kind kind, bool lesson, double view
 }
 
 // The first step of N lesson boids spawned on one spot (jitter 0) or within `jitter` px
-// of it, headings seeded: every repetition starts again from the spawn.
+// of it, headings seeded: every repetition starts again from the spawn. `beside` 1:
+// every other boid spread over the world instead (a spawn beside a flock).
 void bm_spawn_step(benchmark::State& state, bool topological) {
     using V = f2;
     const auto n = static_cast<std::size_t>(state.range(0));
     const auto jitter = static_cast<float>(state.range(1));
+    const bool beside = state.range(2) != 0;
     auto cfg = boids::lesson::config<V>();
     if (topological) cfg.neighbors = boids::neighborhood_kind::topological;
     boids::random_stream rng(5);
@@ -425,6 +427,7 @@ void bm_spawn_step(benchmark::State& state, bool topological) {
         const V u = boids::unit_direction<V>(rng.next());
         const auto r = static_cast<float>(rng.uniform(0, 1)) * jitter;
         p0[i] = {400.0f + r * u.x, 225.0f + r * u.y};
+        if (beside && i % 2 == 1) p0[i] = {float(rng.uniform(0, 800)), float(rng.uniform(0, 450))};
         v0[i] = boids::scale(boids::unit_direction<V>(rng.next()), 100.0f);
     }
     boids::uniform_grid<V> grid(cfg.world, cfg.view_radius);
@@ -585,13 +588,14 @@ void register_all() {
     auto* spawn =
         benchmark::RegisterBenchmark("step/lesson_spawn/grid", [](benchmark::State& s) { bm_spawn_step(s, false); });
     for (long n : {1000L, 5000L})
-        for (long jitter : {0L, 1L}) spawn->Args({n, jitter});
-    spawn->ArgNames({"", "jitter"})->Unit(benchmark::kMillisecond)->UseRealTime();
+        for (long jitter : {0L, 1L}) spawn->Args({n, jitter, 0});
+    spawn->ArgNames({"", "jitter", "beside"})->Unit(benchmark::kMillisecond)->UseRealTime();
     auto* spawn7 = benchmark::RegisterBenchmark("step/lesson_spawn_topological7/grid",
                                                 [](benchmark::State& s) { bm_spawn_step(s, true); });
     for (long n : {5000L, 20000L})
-        for (long jitter : {0L, 1L}) spawn7->Args({n, jitter});
-    spawn7->ArgNames({"", "jitter"})->Unit(benchmark::kMillisecond)->UseRealTime();
+        for (long jitter : {0L, 1L}) spawn7->Args({n, jitter, 0});
+    spawn7->Args({20000, 1, 1});
+    spawn7->ArgNames({"", "jitter", "beside"})->Unit(benchmark::kMillisecond)->UseRealTime();
     for (auto variant : {open_variant::blend, open_variant::custom, open_variant::entities}) {
         const char* name = variant == open_variant::blend    ? "step/standard2d_blend/grid"
                            : variant == open_variant::custom ? "step/standard2d_custom/grid"

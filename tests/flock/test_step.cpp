@@ -1053,15 +1053,20 @@ TEST_CASE("a packed flock's step is the same bits on 1 and 2 threads, and over a
 }
 
 TEST_CASE(
-    "a topological flock packed far inside a cell of the radius: cells sized to its nearest, brute force's "
+    "a topological flock packed far inside a cell of the radius, alone or beside a spread flock: brute force's "
     "summaries",
     "[flock][dense]") {
     // Counted in cells of the radius such a flock looks far sparser than it is, and
     // cells sized from that count still hold all of it; the grid counts again in them.
-    // On one spot (a spawn), the nearest are the lowest indices there.
+    // On one spot (a spawn), the nearest are the lowest indices there. Beside a flock
+    // spread over the world (every other boid), cells capped by the spread half hold
+    // the spawn whole, and its boids read sub-cells of them.
     const double extent = GENERATE(0.5, 0.0);
+    const bool beside = GENERATE(false, true);
+    boids::random_stream rng(14);
     std::vector<test::dvec2> p, v;
     packed_flock(11, 1500, extent, p, v);
+    for (std::size_t i = 1; beside && i < p.size(); i += 2) p[i] = {rng.uniform(0, 2000), rng.uniform(0, 2000)};
     for (auto edges : {boids::edges::toroidal, boids::edges::open}) {
         auto cfg = boids::lesson::config<test::dvec2>();
         cfg.world = boids::world<double, 2>::box(edges, {2000.0, 2000.0});
@@ -1070,22 +1075,26 @@ TEST_CASE(
         boids::uniform_grid<test::dvec2> grid(cfg.world, cfg.view_radius);
         boids::flock_workspace<test::dvec2> ws;
         const auto got = summaries_of_step(cfg, p, v, grid, ws);
-        CAPTURE(extent, static_cast<int>(edges), grid.cell_size());
-        if (extent > 0) CHECK(grid.cell_size() < 0.1);  // a fifth of the patch
-        auto metric = cfg;                              // the k nearest within the radius, as brute force finds them
+        CAPTURE(extent, beside, static_cast<int>(edges), grid.cell_size());
+        if (beside) CHECK(grid.cell_size() > 1.0);           // capped by the spread half: the spawn shares a cell
+        else if (extent > 0) CHECK(grid.cell_size() < 0.1);  // a fifth of the patch
+        auto metric = cfg;  // the k nearest within the radius, as brute force finds them
         metric.neighbors = boids::neighborhood_kind::metric;
         metric.max_neighbors = cfg.k;
         CHECK(summaries_off_brute_force(metric, p, v, got) == 0);
     }
     std::vector<test::dvec3> p3, v3;
     packed_flock(12, 1500, 0.02, p3, v3);
+    for (std::size_t i = 1; beside && i < p3.size(); i += 2)
+        p3[i] = {rng.uniform(700, 1300), rng.uniform(700, 1300), rng.uniform(700, 1300)};
     auto cfg3 = cube_config(12);
     cfg3.world = open_world3d();
     boids::uniform_grid<test::dvec3> grid3(cfg3.world, cfg3.view_radius);
     boids::flock_workspace<test::dvec3> ws3;
     const auto got3 = summaries_of_step(cfg3, p3, v3, grid3, ws3);
     CAPTURE(grid3.cell_size());
-    CHECK(grid3.cell_size() < 0.005);  // a quarter of the ball's diameter
+    if (beside) CHECK(grid3.cell_size() > 1.0);
+    else CHECK(grid3.cell_size() < 0.005);  // a quarter of the ball's diameter
     auto metric3 = cfg3;
     metric3.neighbors = boids::neighborhood_kind::metric;
     metric3.max_neighbors = cfg3.k;

@@ -6,6 +6,30 @@
 #include <boids/neighbors/uniform_grid.hpp>
 #include "plain_vectors.hpp"
 
+namespace {
+// How many of the boids picked by `every` the batch (nearest_in_slots, the step's query)
+// gives other k nearest than all_pairs finds.
+template <class V, class Pick>
+std::size_t batch_off_all_pairs(const boids::uniform_grid<V>& grid, const boids::all_pairs<V>& ref, std::size_t k,
+                                Pick&& every) {
+    using S = boids::scalar_t<V>;
+    constexpr std::size_t D = boids::dimension_v<V>;
+    std::vector<boids::neighbor<S, D>> storage(k);
+    boids::k_nearest<S, D> batch(boids::span<boids::neighbor<S, D>>(storage), k);
+    std::size_t differ = 0;
+    grid.nearest_in_slots(0, grid.size(), batch, std::numeric_limits<S>::infinity(),
+                          [&](std::size_t s, const boids::k_nearest<S, D>& got) {
+                              const std::size_t i = grid.order()[s];
+                              if (!every(i)) return;
+                              std::vector<test::record<S, D>> list;
+                              for (const auto& nb : got.result())
+                                  list.emplace_back(nb.index, nb.distance_squared, nb.offset);
+                              if (list != test::knn_list<V>(ref, i, k, std::numeric_limits<S>::infinity())) ++differ;
+                          });
+    return differ;
+}
+}  // namespace
+
 TEMPLATE_TEST_CASE("uniform_grid agrees with all_pairs on random flocks", "[uniform_grid][property]",
                    BOIDS_ALL_VEC_TYPES) {
     using V = TestType;
@@ -449,18 +473,61 @@ TEMPLATE_TEST_CASE(
     }
     CHECK(most_looked < pos.size() / 2);
     // The batch (the step's query) gives each slot the same.
-    std::vector<boids::neighbor<S, D>> a(7);
-    boids::k_nearest<S, D> batch(boids::span<boids::neighbor<S, D>>(a), 7);
-    std::size_t differ = 0;
-    grid.nearest_in_slots(0, pos.size(), batch, std::numeric_limits<S>::infinity(),
-                          [&](std::size_t s, const boids::k_nearest<S, D>& got) {
-                              std::vector<test::record<S, D>> list;
-                              for (const auto& nb : got.result())
-                                  list.emplace_back(nb.index, nb.distance_squared, nb.offset);
-                              const std::size_t i = grid.order()[s];
-                              if (list != test::knn_list<V>(ref, i, 7, std::numeric_limits<S>::infinity())) ++differ;
-                          });
-    CHECK(differ == 0);
+    CHECK(batch_off_all_pairs(grid, ref, 7, [](std::size_t) { return true; }) == 0);
+}
+
+TEMPLATE_TEST_CASE(
+    "uniform_grid k nearest of a spawn beside a spread flock: all_pairs' answers from the sub-cells of its "
+    "crowded cells",
+    "[uniform_grid][property]", BOIDS_ALL_VEC_TYPES) {
+    // Cells capped by the spread half (about 8 a boid over the world) hold each packed
+    // spawn whole: one jittered within half a unit, one across a torus's seam, one on a
+    // line (one axis spread only), among boids spread over the world.
+    using V = TestType;
+    using S = boids::scalar_t<V>;
+    constexpr std::size_t D = boids::dimension_v<V>;
+    const auto kind = GENERATE(boids::edges::open, boids::edges::toroidal);
+    const auto world = kind == boids::edges::open ? boids::world_for<V>{} : test::box<V>(kind, 2000, 2000, 2000);
+    boids::random_stream rng(43);
+    std::vector<V> pos(4000);
+    for (std::size_t i = 0; i < pos.size(); ++i) {
+        pos[i] = boids::generate<V>([&](std::size_t d) {
+            const double a = rng.uniform(-0.5, 0.5);
+            switch (i % 8) {
+            case 0:
+            case 1:
+            case 2: return S(700.3 + a);                                      // the spawn
+            case 3: return S(d == 0 ? (a < 0 ? 2000.0 + a : a) : 311.0 + a);  // across the seam
+            case 4: return S(d == 0 ? 1500.0 + a : 901.0);                    // a line
+            default: return S(rng.uniform(1, 1999));
+            }
+        });
+    }
+    boids::all_pairs<V> ref(world);
+    ref.build(boids::span<const V>(pos));
+    boids::uniform_grid<V> grid(world, S(60));
+    grid.serve_queries(S(60), 7, S(1), false);  // as a topological step asks: cells from the flock
+    grid.build(boids::span<const V>(pos));
+    CAPTURE(static_cast<int>(kind), D);
+    std::size_t looked = 0, spawned = 0;
+    for (std::size_t i = 0; i < pos.size(); i += 5) {
+        CAPTURE(i);
+        for (std::size_t k : {std::size_t(1), std::size_t(7), std::size_t(40)})
+            REQUIRE(test::knn_list<V>(grid, i, k, std::numeric_limits<S>::infinity()) ==
+                    test::knn_list<V>(ref, i, k, std::numeric_limits<S>::infinity()));
+        REQUIRE(test::knn_list<V>(grid, i, 7, S(0.01)) == test::knn_list<V>(ref, i, 7, S(0.01)));
+        if (i % 8 < 3) {
+            std::vector<boids::neighbor<S, D>> storage(7);
+            boids::k_nearest<S, D> knn(boids::span<boids::neighbor<S, D>>(storage), 7);
+            grid.nearest(i, knn);
+            looked += knn.candidates();
+            ++spawned;
+        }
+    }
+    // A boid of the spawn reads a few sub-cells, not its cell's 1,500 boids.
+    CAPTURE(looked / spawned);
+    CHECK(looked < spawned * 300);
+    CHECK(batch_off_all_pairs(grid, ref, 7, [](std::size_t i) { return i % 13 == 0; }) == 0);
 }
 
 TEMPLATE_TEST_CASE("uniform_grid k nearest when boids stray outside a box world", "[uniform_grid][property]",

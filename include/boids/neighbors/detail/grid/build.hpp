@@ -10,7 +10,7 @@
 #include <vector>
 #include "../../../executor.hpp"
 #include "../../../detail/prefetch.hpp"
-#include "layout.hpp"
+#include "cells.hpp"
 
 namespace boids {
 namespace detail {
@@ -158,7 +158,11 @@ void build_grid(grid_cells<V, Hashed>& g, grid_build_scratch<V, Hashed>& scratch
     } else {
         count_dense_cells(lay, positions, 0, n, scratch.pbucket.data(), g.bucket_start.data() + 1, lay.max_abs);
     }
-    for (std::size_t b = 0; b < nb; ++b) g.bucket_start[b + 1] += g.bucket_start[b];
+    g.most_in_a_cell = 0;
+    for (std::size_t b = 0; b < nb; ++b) {
+        g.most_in_a_cell = std::max(g.most_in_a_cell, g.bucket_start[b + 1]);  // (still the count)
+        g.bucket_start[b + 1] += g.bucket_start[b];
+    }
     scratch.cursor.assign(g.bucket_start.begin(), g.bucket_start.end() - 1);
     for (std::size_t i = 0; i < n; ++i) {
         const std::size_t s = scratch.cursor[scratch.pbucket[i]]++;
@@ -206,6 +210,7 @@ void build_grid(grid_cells<V, false>& g, grid_build_scratch<V, false>& scratch, 
     for (std::size_t t = 0; t < tasks; ++t) lay.max_abs = std::max(lay.max_abs, scratch.task_max_abs[t]);
     g.bucket_start.resize(nb + 1);
     std::size_t next = 0;
+    g.most_in_a_cell = 0;
     for (std::size_t b = 0; b < nb; ++b) {  // and each task's counts become its first slot in each cell
         g.bucket_start[b] = next;
         for (std::size_t t = 0; t < tasks; ++t) {
@@ -213,6 +218,7 @@ void build_grid(grid_cells<V, false>& g, grid_build_scratch<V, false>& scratch, 
             scratch.task_counts[t * nb + b] = next;
             next += count;
         }
+        g.most_in_a_cell = std::max(g.most_in_a_cell, next - g.bucket_start[b]);
     }
     g.bucket_start[nb] = next;
     scratch.cursor.resize(nb);  // each task copies its own cells' starts

@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
-#include "layout.hpp"
+#include "cells.hpp"
 
 namespace boids {
 namespace detail {

@@ -104,6 +104,7 @@ public:
             }
             cells_.nearest_reach = pick.nearest_reach;
         }
+        if constexpr (!Hashed) build_crowded(cells_);
     }
 
     // Every other boid within `radius` of boid i and inside the cone, to `sink`.

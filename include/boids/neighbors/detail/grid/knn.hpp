@@ -45,29 +45,109 @@ template <class V, bool Hashed>
     return static_cast<scalar_t<V>>(std::min(guess2, static_cast<double>(std::numeric_limits<scalar_t<V>>::max())));
 }
 
+// A radius that should hold about 1.6 k boids, from the density of a crowded cell's
+// boids over their box.
+template <class SubGrid>
+[[nodiscard]] auto crowded_radius_squared(const SubGrid& sg, std::size_t count, std::size_t k) noexcept {
+    using scalar = std::decay_t<decltype(sg.w[0])>;
+    constexpr std::size_t dim = std::tuple_size<decltype(sg.w)>::value;
+    double volume = 1;
+    for (std::size_t d = 0; d < dim; ++d) volume *= static_cast<double>(sg.w[d]) * sg.n[d];
+    const double ball = dim == 2 ? pi<double> : 4.0 * pi<double> / 3.0;
+    const double want = 1.6 * static_cast<double>(k) * volume / (static_cast<double>(count) * ball);
+    return static_cast<scalar>(dim == 2 ? want : std::cbrt(want) * std::cbrt(want));
+}
+
 // Squared distances from the query q (a point, the world's sizes, as packs) to the
-// slots [s0, s1), appended to the scratch a pack of lanes at a time (lanes past s1
-// are written, then overwritten or ignored).
-template <class V, bool Hashed>
-void append_distances(const grid_cells<V, Hashed>& g, const typename pack<scalar_t<V>>::f (&q)[4][dimension_v<V>],
-                      std::size_t s0, std::size_t s1, scalar_t<V>* d2, std::uint32_t* slot,
+// entries [s0, s1) of per-axis positions x (stride apart), appended to the scratch a
+// pack of lanes at a time with their slots (entry t's: slot_of[t] where Mapped, else
+// t); lanes past s1 are written, then overwritten or ignored.
+template <class S, std::size_t D, bool Mapped = false>
+void append_distances(const S* x, std::size_t stride, bool images, const std::uint32_t* slot_of,
+                      const typename pack<S>::f (&q)[4][D], std::size_t s0, std::size_t s1, S* d2, std::uint32_t* slot,
                       std::size_t& count) noexcept {
-    using P = pack<scalar_t<V>>;
+    using P = pack<S>;
     using F = typename P::f;
-    const std::size_t n = g.order.size();
-    const bool images = g.layout.images();
     for (std::size_t t = s0; t < s1; t += P::lanes) {
-        F sum = P::splat(scalar_t<V>(0));
-        for (std::size_t d = 0; d < dimension_v<V>; ++d) {
-            F x = P::load(g.spos.data() + d * n + t) - q[0][d];
-            if (images) x = P::minimum_image(x, q[1][d], q[2][d], q[3][d]);  // points inside the box
-            sum = sum + x * x;
+        F sum = P::splat(S(0));
+        for (std::size_t d = 0; d < D; ++d) {
+            F o = P::load(x + d * stride + t) - q[0][d];
+            if (images) o = P::minimum_image(o, q[1][d], q[2][d], q[3][d]);  // points inside the box
+            sum = sum + o * o;
         }
         const std::size_t at = count + (t - s0);
         std::memcpy(d2 + at, &sum, sizeof sum);
-        for (std::size_t k = 0; k < P::lanes; ++k) slot[at + k] = static_cast<std::uint32_t>(t + k);
+        for (std::size_t k = 0; k < P::lanes; ++k)
+            slot[at + k] = Mapped ? slot_of[t + k] : static_cast<std::uint32_t>(t + k);
     }
     count += s1 - s0;
+}
+
+// The same for the boids of a crowded cell (crowded.hpp) in the sub-cells that the
+// ball of radius t around p touches (one wider each way, for rounding), the query's
+// own slot si as +inf. False when the scratch is full.
+template <class V, bool Hashed, class SubGrid>
+bool append_crowded(const grid_cells<V, Hashed>& g, const SubGrid& sg, const std::array<scalar_t<V>, dimension_v<V>>& p,
+                    const typename pack<scalar_t<V>>::f (&q)[4][dimension_v<V>], std::size_t si, scalar_t<V> t,
+                    scalar_t<V>* d2, std::uint32_t* slot, std::size_t& count) noexcept {
+    using scalar = scalar_t<V>;
+    constexpr std::size_t dim = dimension_v<V>;
+    const auto& cr = g.crowded;
+    const bool images = g.layout.images();
+    std::array<std::int32_t, dim> lo{}, hi{};
+    for (std::size_t d = 0; d < dim; ++d) {
+        scalar x = p[d];  // as near the cell as p's images go
+        if (images) {
+            const scalar middle = sg.origin[d] + scalar(0.5) * sg.w[d] * static_cast<scalar>(sg.n[d]);
+            x = middle - world_for<V>::minimum_image(middle - x, g.layout.world.size[d]);
+        }
+        lo[d] = static_cast<std::int32_t>(std::max(cr.sub_coord(sg, x - t, d) - scalar(1), scalar(0)));
+        hi[d] = static_cast<std::int32_t>(std::min(cr.sub_coord(sg, x + t, d) + scalar(1), scalar(sg.n[d] - 1)));
+    }
+    std::array<std::int32_t, dim> j = lo;
+    for (;;) {  // rows of sub-cells along x
+        std::size_t c = 0;
+        for (std::size_t d = dim; d-- > 1;) c = c * static_cast<std::size_t>(sg.n[d]) + static_cast<std::size_t>(j[d]);
+        c = sg.first + c * static_cast<std::size_t>(sg.n[0]);
+        const std::size_t e0 = cr.start[c + static_cast<std::size_t>(lo[0])];
+        const std::size_t e1 = cr.start[c + static_cast<std::size_t>(hi[0]) + 1];
+        if (count + (e1 - e0) > knn_scratch_size) return false;
+        const std::size_t from = count;
+        append_distances<scalar, dim, true>(cr.pos.data(), cr.stride, images, cr.slot.data(), q, e0, e1, d2, slot,
+                                            count);
+        for (std::size_t a = from; a < count; ++a)
+            if (slot[a] == si) d2[a] = std::numeric_limits<scalar>::infinity();
+        std::size_t d = 1;
+        for (; d < dim && ++j[d] > hi[d]; ++d) j[d] = lo[d];
+        if (d == dim) return true;
+    }
+}
+
+// Appends the squared distances to the slots of the cells of buckets [b0, b1] (one
+// run of slots, some cells crowded): each crowded cell's sub-cells within t of p
+// (append_crowded), the others in runs between them. False when the scratch is full.
+template <class V, bool Hashed>
+bool append_crowded_run(const grid_cells<V, Hashed>& g, const std::array<scalar_t<V>, dimension_v<V>>& p,
+                        const typename pack<scalar_t<V>>::f (&q)[4][dimension_v<V>], std::size_t si, scalar_t<V> t,
+                        std::size_t b0, std::size_t b1, scalar_t<V>* d2, std::uint32_t* slot, std::size_t& count) {
+    using scalar = scalar_t<V>;
+    std::size_t pending = g.bucket_start[b0];  // cells of the run not yet read: from this slot
+    auto flush = [&](std::size_t upto) {
+        append_distances<scalar, dimension_v<V>>(g.spos.data(), g.order.size(), g.layout.images(), nullptr, q, pending,
+                                                 upto, d2, slot, count);
+        if (si >= pending && si < upto) d2[count - (upto - si)] = std::numeric_limits<scalar>::infinity();
+    };
+    for (std::size_t b = b0; b <= b1; ++b) {
+        const std::size_t e0 = g.bucket_start[b], e1 = g.bucket_start[b + 1];
+        const auto* sg = e1 - e0 > crowded_cell_size ? g.crowded.find(b) : nullptr;
+        if (sg == nullptr && count + (e1 - pending) <= knn_scratch_size) continue;
+        flush(e0);
+        if (sg == nullptr || !append_crowded(g, *sg, p, q, si, t, d2, slot, count)) return false;
+        pending = e1;
+    }
+    if (count + (g.bucket_start[b1 + 1] - pending) > knn_scratch_size) return false;
+    flush(g.bucket_start[b1 + 1]);
+    return true;
 }
 
 // Appends the squared distances to every slot in cells within sqrt(t2) of p (cells
@@ -84,6 +164,7 @@ bool scan_ball(const grid_cells<V, Hashed>& g, const std::array<scalar_t<V>, dim
     const auto& lay = g.layout;
     const cell_t& c = g.scell[si];
     const bool torus = lay.torus();
+    const std::size_t n = g.order.size();
     // Per axis beyond x, each offset's cell (-1: outside a box) and its squared gap.
     constexpr std::size_t side = 2 * knn_max_reach + 1;
     std::int32_t cell_at[dim][side];
@@ -103,12 +184,17 @@ bool scan_ball(const grid_cells<V, Hashed>& g, const std::array<scalar_t<V>, dim
         cell[0] = x0;
         const std::size_t b0 = lay.bucket_of(cell);
         const std::size_t s0 = g.bucket_start[b0], s1 = g.bucket_start[b0 + static_cast<std::size_t>(x1 - x0) + 1];
+        if (s1 - s0 > crowded_cell_size && !g.crowded.grids.empty()) {  // sub-cells in crowded cells
+            ok = append_crowded_run(g, p, q, si, std::sqrt(t2), b0, b0 + static_cast<std::size_t>(x1 - x0), d2, slot,
+                                    count);
+            return;
+        }
         if (count + (s1 - s0) > knn_scratch_size) {
             ok = false;
             return;
         }
         const std::size_t start = count;
-        append_distances(g, q, s0, s1, d2, slot, count);
+        append_distances<scalar, dim>(g.spos.data(), n, lay.images(), nullptr, q, s0, s1, d2, slot, count);
         if (si >= s0 && si < s1) d2[start + (si - s0)] = std::numeric_limits<scalar>::infinity();
     };
     // One row of cells along x: those within the budget left after the row's gap,
@@ -177,6 +263,9 @@ bool nearest_by_distance(const grid_cells<V, false>& g, std::size_t si, k_neares
         std::size_t block_count = 0;
         for_each_cell_in_box(g, c, 1, [&](std::size_t s0, std::size_t s1, const void*) { block_count += s1 - s0; });
         t2 = guess_radius_squared(lay, c, block_count, k);
+        const std::size_t own = g.cell_end_of(si) - g.cell_begin_of(si);
+        const auto* sg = own > crowded_cell_size ? g.crowded.find(lay.bucket_of(c)) : nullptr;
+        if (sg != nullptr) t2 = std::min(t2, crowded_radius_squared(*sg, own, k));  // denser than its block
     }
     if (!(t2 > scalar(0))) t2 = lay.w[0] * lay.w[0];
     t2 = std::min(t2, r2);

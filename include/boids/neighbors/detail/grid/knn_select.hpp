@@ -11,7 +11,7 @@
 #include "../../query.hpp"
 #include "../../../detail/block_distances.hpp"
 #include "keep_within.hpp"
-#include "layout.hpp"
+#include "cells.hpp"
 
 namespace boids {
 namespace detail {
@@ -63,13 +63,19 @@ bool select_nearest(const grid_cells<V, Hashed>& g, const std::array<scalar_t<V>
     constexpr std::size_t dim = dimension_v<V>;
     const std::size_t k = out.capacity();
     const std::size_t n = g.order.size();
-    // Too many to rank cheaply: shrink the radius while it keeps k.
-    for (int tries = 0; tries < 4 && within > 2 * k + 8; ++tries) {
+    // Too many to rank cheaply: shrink the radius while it keeps k (where too many to
+    // rank at all are left, aiming wider after a radius that kept too few).
+    double aim = 1.2;
+    for (int tries = 0; tries < 6 && within > 2 * k + 8; ++tries) {
         const scalar smaller =
-            t2 * static_cast<scalar>(std::pow(1.2 * static_cast<double>(k) / static_cast<double>(within),
+            t2 * static_cast<scalar>(std::pow(aim * static_cast<double>(k) / static_cast<double>(within),
                                               2.0 / static_cast<double>(dim)));
         const std::size_t w2 = count_within(g.avx, d2, count, smaller);
-        if (w2 < k) break;
+        if (w2 < k) {
+            if (within <= 4 * k + 64) break;
+            aim *= 2;
+            continue;
+        }
         t2 = smaller;
         within = w2;
     }

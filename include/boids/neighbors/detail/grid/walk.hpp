@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <limits>
 #include "../../query.hpp"
-#include "layout.hpp"
+#include "cells.hpp"
 
 namespace boids {
 namespace detail {
