@@ -45,8 +45,9 @@ std::vector<V> spawn_with_strays(std::size_t spawned, std::size_t strays, std::s
 }
 }  // namespace
 
-TEMPLATE_TEST_CASE("crowded cells: every boid of a crowded cell once, in the sub-cell its coordinates name, in slot order",
-                   "[uniform_grid][crowded]", BOIDS_ALL_VEC_TYPES) {
+TEMPLATE_TEST_CASE(
+    "crowded cells: every boid of a crowded cell once, in the sub-cell its coordinates name, in slot order",
+    "[uniform_grid][crowded]", BOIDS_ALL_VEC_TYPES) {
     using V = TestType;
     using S = boids::scalar_t<V>;
     constexpr std::size_t D = boids::dimension_v<V>;
