@@ -135,3 +135,25 @@ TEMPLATE_TEST_CASE("crowded cells: none where no cell is crowded, nor over posit
     b.cells.spos[s0 + 7] = std::numeric_limits<S>::infinity();
     CHECK_FALSE(boids::detail::size_sub_grid(b.cells, s0, s1, sg, sorting));
 }
+
+TEMPLATE_TEST_CASE("crowded cells: uniform_grid builds them for its k-nearest queries, not for a metric step's",
+                   "[uniform_grid][crowded]", BOIDS_ALL_VEC_TYPES) {
+    using V = TestType;
+    using S = boids::scalar_t<V>;
+    struct open_grid : boids::uniform_grid<V> {
+        using boids::uniform_grid<V>::uniform_grid;
+        [[nodiscard]] std::size_t crowded() const { return this->cells_.crowded.grids.size(); }
+        [[nodiscard]] std::size_t fullest() const { return this->cells_.most_in_a_cell; }
+    };
+    const auto pos = spawn_with_strays<V>(1500, 8, 600, 620.0);
+    open_grid grid(boids::world_for<V>{}, S(40));
+    grid.build(boids::span<const V>(pos));  // a grid of your own: any query may come
+    CHECK(grid.crowded() >= 1);
+    grid.serve_queries(S(60), 7, S(1), false);  // a topological step's
+    grid.build(boids::span<const V>(pos));
+    CHECK(grid.crowded() >= 1);
+    grid.serve_queries(S(60), 7, S(1));  // a metric step's, capped
+    grid.build(boids::span<const V>(pos));
+    CHECK(grid.fullest() > boids::detail::crowded_cell_size);
+    CHECK(grid.crowded() == 0);
+}

@@ -50,7 +50,8 @@ public:
     // `within_radius` false: a topological query, the `nearest` nearest within
     // `radius` (its cells are sized by the flock's density alone). A radius of 0: no
     // such query, the cell size given at construction. The neighbours found never
-    // depend on the cell size.
+    // depend on the cell size. A metric query's builds skip the sub-cells of crowded
+    // cells (crowded.hpp), which only the k-nearest query reads.
     void serve_queries(scalar radius, std::size_t nearest, scalar seen, bool within_radius = true) noexcept {
         query_ = {radius, nearest, seen, within_radius, picks_cells_ && !Hashed && radius > 0 && std::isfinite(radius)};
     }
@@ -104,7 +105,11 @@ public:
             }
             cells_.nearest_reach = pick.nearest_reach;
         }
-        if constexpr (!Hashed) build_crowded(cells_);
+        // Sub-cells of crowded cells serve the k-nearest query: not for a metric step's.
+        if constexpr (!Hashed) {
+            if (!query_.active || !query_.within_radius) build_crowded(cells_);
+            else cells_.crowded.grids.clear();
+        }
     }
 
     // Every other boid within `radius` of boid i and inside the cone, to `sink`.
