@@ -129,6 +129,7 @@ void build_crowded(G& g) {
             sg.first = cells;
             std::size_t count = 1;
             for (std::size_t d = 0; d < dim; ++d) count *= static_cast<std::size_t>(sg.n[d]);
+            if (count > std::numeric_limits<std::uint32_t>::max() - cells) break;  // (sub-cells count in 32 bits)
             cells += count;
             entries += e - s;
             cr.grids.push_back(sg);
