@@ -589,6 +589,7 @@ void register_all() {
         benchmark::RegisterBenchmark("step/lesson_spawn/grid", [](benchmark::State& s) { bm_spawn_step(s, false); });
     for (long n : {1000L, 5000L})
         for (long jitter : {0L, 1L}) spawn->Args({n, jitter, 0});
+    spawn->Args({20000, 1, 1});
     spawn->ArgNames({"", "jitter", "beside"})->Unit(benchmark::kMillisecond)->UseRealTime();
     auto* spawn7 = benchmark::RegisterBenchmark("step/lesson_spawn_topological7/grid",
                                                 [](benchmark::State& s) { bm_spawn_step(s, true); });

@@ -1101,6 +1101,91 @@ TEST_CASE(
     CHECK(summaries_off_brute_force(metric3, p3, v3, got3) == 0);
 }
 
+namespace {
+// Whether the boids near a spawn, and every tenth boid, have brute force's summaries:
+// how many do not (the brute force is O(n) a boid: not every one of thousands).
+template <class V>
+std::size_t spawn_summaries_off(const boids::flock_config<V>& cfg, const std::vector<V>& p, const std::vector<V>& v,
+                                const std::vector<boids::neighborhood_summary<V>>& got, const V& spawn, double near) {
+    std::vector<V> picked_p;
+    std::vector<boids::neighborhood_summary<V>> picked;
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        if (i % 10 != 0 && boids::length(boids::offset(cfg.world, spawn, p[i])) > near) continue;
+        const auto want = brute_force_summary(i, cfg, p, v);
+        const double scale = 1.0 + static_cast<double>(want.count);
+        const bool same = got[i].count == want.count &&
+                          boids::distance(got[i].offset_sum, want.offset_sum) <= 1e-9 * scale * cfg.view_radius &&
+                          boids::distance(got[i].velocity_sum, want.velocity_sum) <= 1e-9 * scale * 200.0;
+        wrong += same ? 0 : 1;
+    }
+    return wrong;
+}
+
+template <class V>
+struct crowd_grid : boids::uniform_grid<V> {
+    using boids::uniform_grid<V>::uniform_grid;
+    [[nodiscard]] std::size_t crowded() const { return this->cells_.crowded.grids.size(); }
+};
+}  // namespace
+
+TEST_CASE(
+    "a capped metric flock spawned within a pixel beside a spread one: brute force's summaries, every boid on "
+    "the kernel",
+    "[flock][dense]") {
+    // The spawn shares a few cells sized for the spread flock; its boids, and the spread
+    // boids beside it, read the sub-cells of those cells around them. Centred on a
+    // cell's corner (the spawn split across cells) or inside one near a torus's edge.
+    const bool centred = GENERATE(true, false);
+    const double at = centred ? 1000.0 : 14.0;
+    boids::random_stream rng(21);
+    std::vector<test::dvec2> p(4000), v(4000);
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        const double spread = i % 2 == 0 ? 0.5 : 300.0;
+        p[i] = {at + rng.uniform(-spread, spread), at + rng.uniform(-spread, spread)};
+        if (i % 2 == 1) p[i] = {std::fmod(p[i].x + 2000.0, 2000.0), std::fmod(p[i].y + 2000.0, 2000.0)};
+        v[i] = boids::scale(boids::unit_direction<test::dvec2>(rng.next()), rng.uniform(60.0, 160.0));
+    }
+    struct variant {
+        std::size_t cap;
+        double angle;
+    };
+    for (auto edges : {boids::edges::toroidal, boids::edges::open})
+        for (variant k : {variant{7, 270.0}, variant{256, 270.0}, variant{1, 360.0}}) {
+            const auto cfg = packed_lesson_config(edges, k.angle, k.cap);
+            crowd_grid<test::dvec2> grid(cfg.world, cfg.view_radius);
+            boids::flock_workspace<test::dvec2> ws;
+            const auto got = summaries_of_step(cfg, p, v, grid, ws);
+            CAPTURE(centred, static_cast<int>(edges), k.cap, k.angle, grid.cell_size());
+            CHECK(grid.crowded() >= 1);
+            CHECK(ws.report.path == boids::flock_path::fused_kernel);
+            CHECK(spawn_summaries_off(cfg, p, v, got, test::dvec2{at, at}, 2.0 * cfg.view_radius) == 0);
+        }
+    // 3D: a spawn in a ball of 0.05 beside boids spread through a cube of 300.
+    std::vector<test::dvec3> p3(3000), v3(3000);
+    for (std::size_t i = 0; i < p3.size(); ++i) {
+        const double spread = i % 3 == 0 ? 150.0 : 0.05;
+        p3[i] = boids::generate<test::dvec3>([&](std::size_t) { return 1000.0 + rng.uniform(-spread, spread); });
+        v3[i] = boids::scale(boids::unit_direction<test::dvec3>(rng.next()), rng.uniform(60.0, 160.0));
+    }
+    for (variant k : {variant{7, 270.0}, variant{64, 360.0}}) {
+        auto cfg3 = cube_config(2000.0);
+        cfg3.world = open_world3d();
+        cfg3.neighbors = boids::neighborhood_kind::metric;
+        cfg3.view_radius = 40.0;
+        cfg3.max_neighbors = k.cap;
+        cfg3.view_angle = k.angle;
+        crowd_grid<test::dvec3> grid3(cfg3.world, cfg3.view_radius);
+        boids::flock_workspace<test::dvec3> ws3;
+        const auto got3 = summaries_of_step(cfg3, p3, v3, grid3, ws3);
+        CAPTURE(k.cap, k.angle, grid3.cell_size());
+        CHECK(grid3.crowded() >= 1);
+        CHECK(ws3.report.path == boids::flock_path::fused_kernel);
+        CHECK(spawn_summaries_off(cfg3, p3, v3, got3, test::dvec3{1000.0, 1000.0, 1000.0}, 2.0 * cfg3.view_radius) ==
+              0);
+    }
+}
+
 TEST_CASE("boids stacked on one spot beyond the cap heed the lowest indices there, as all_pairs' per-boid query",
           "[flock][dense]") {
     // A flock spawned on one spot: each boid on it sees more others at distance 0 than

@@ -77,19 +77,40 @@ template <class S, std::size_t D>
 struct task_scratch {
     std::vector<neighbor<S, D>> neighbors;  // the per-boid path: one boid's neighbours
     block_storage<S, D> full, near;         // a cell's candidates within the radius; in the cells around it
+    block_storage<S, D> sub;                // a boid's of a crowded cell, in the sub-cells around its own
     std::vector<S> distances;               // a crowded boid's distances to a block's candidates
     off_kernel_counts off{};                // boids handed from the kernel to the per-boid path
 
     // A view of `storage` with room for `candidates`; the distances keep up.
     [[nodiscard]] candidate_block<S, D> block_for(block_storage<S, D>& storage, std::size_t candidates) {
         storage.reserve(candidates);
-        const std::size_t most = std::max(full.capacity, near.capacity) + distance_padding<S>;
+        const std::size_t most = std::max({full.capacity, near.capacity, sub.capacity}) + distance_padding<S>;
         if (distances.size() < most) distances.assign(most, S(0));
         return storage.view();
     }
     // The former for the whole radius, as tests use it.
     [[nodiscard]] candidate_block<S, D> block_view() { return block_for(full, 0); }
 };
+// The report of a fused step: every boid on the kernel, or how many left it and why.
+template <class Scratch>
+[[nodiscard]] flock_step_report fused_report(const std::vector<Scratch>& tasks) noexcept {
+    flock_step_report r{
+        flock_path::fused_kernel, "metric neighbours over a dense grid: every boid on the kernel", 0, {}};
+    for (const auto& t : tasks) {
+        r.off_kernel.on_one_spot += t.off.on_one_spot;
+        r.off_kernel.tied_at_cap += t.off.tied_at_cap;
+    }
+    r.boids_off_kernel = r.off_kernel.on_one_spot + r.off_kernel.tied_at_cap;
+    if (r.boids_off_kernel == 0) return r;
+    r.path = flock_path::mixed;
+    if (r.off_kernel.tied_at_cap == 0)
+        r.reason = "the fused kernel, but boids with a neighbour on their very spot boid by boid";
+    else if (r.off_kernel.on_one_spot == 0)
+        r.reason = "the fused kernel, but boids whose nearest max_neighbors end in a tie boid by boid";
+    else r.reason = "the fused kernel, but boids on one spot and boids tied at the cap boid by boid";
+    return r;
+}
+
 }  // namespace detail
 
 // Scratch space for flock_step: accelerations, and per task a neighbour buffer and

@@ -136,8 +136,9 @@ TEMPLATE_TEST_CASE("crowded cells: none where no cell is crowded, nor over posit
     CHECK_FALSE(boids::detail::size_sub_grid(b.cells, s0, s1, sg, sorting));
 }
 
-TEMPLATE_TEST_CASE("crowded cells: uniform_grid builds them for its k-nearest queries, not for a metric step's",
-                   "[uniform_grid][crowded]", BOIDS_ALL_VEC_TYPES) {
+TEMPLATE_TEST_CASE(
+    "crowded cells: uniform_grid builds them for queries of the nearest, not for an uncapped metric step's",
+    "[uniform_grid][crowded]", BOIDS_ALL_VEC_TYPES) {
     using V = TestType;
     using S = boids::scalar_t<V>;
     struct open_grid : boids::uniform_grid<V> {
@@ -152,7 +153,10 @@ TEMPLATE_TEST_CASE("crowded cells: uniform_grid builds them for its k-nearest qu
     grid.serve_queries(S(60), 7, S(1), false);  // a topological step's
     grid.build(boids::span<const V>(pos));
     CHECK(grid.crowded() >= 1);
-    grid.serve_queries(S(60), 7, S(1));  // a metric step's, capped
+    grid.serve_queries(S(60), 7, S(1));  // a metric step's, capped: its crowded boids read them too
+    grid.build(boids::span<const V>(pos));
+    CHECK(grid.crowded() >= 1);
+    grid.serve_queries(S(60), std::numeric_limits<std::size_t>::max(), S(1));  // uncapped: every one within it
     grid.build(boids::span<const V>(pos));
     CHECK(grid.fullest() > boids::detail::crowded_cell_size);
     CHECK(grid.crowded() == 0);

@@ -11,6 +11,7 @@
 #include "../workspace.hpp"
 #include "finish.hpp"
 #include "kernel.hpp"
+#include "sub_cells.hpp"
 #include "../../detail/prefetch.hpp"
 
 namespace boids {
@@ -115,26 +116,6 @@ void fill_growing(const Runs& runs, const run_plan& plan, bool one_image, std::s
         if (fill_block(runs, plan, one_image, slot, axes, vels, n, blk, cell_image)) return;
         blk = scratch.block_for(storage, block_size_of(runs, plan, slot));  // the distances keep up
     }
-}
-
-// The report of a fused step: every boid on the kernel, or how many left it and why.
-template <class Scratch>
-[[nodiscard]] flock_step_report fused_report(const std::vector<Scratch>& tasks) noexcept {
-    flock_step_report r{
-        flock_path::fused_kernel, "metric neighbours over a dense grid: every boid on the kernel", 0, {}};
-    for (const auto& t : tasks) {
-        r.off_kernel.on_one_spot += t.off.on_one_spot;
-        r.off_kernel.tied_at_cap += t.off.tied_at_cap;
-    }
-    r.boids_off_kernel = r.off_kernel.on_one_spot + r.off_kernel.tied_at_cap;
-    if (r.boids_off_kernel == 0) return r;
-    r.path = flock_path::mixed;
-    if (r.off_kernel.tied_at_cap == 0)
-        r.reason = "the fused kernel, but boids with a neighbour on their very spot boid by boid";
-    else if (r.off_kernel.on_one_spot == 0)
-        r.reason = "the fused kernel, but boids whose nearest max_neighbors end in a tie boid by boid";
-    else r.reason = "the fused kernel, but boids on one spot and boids tied at the cap boid by boid";
-    return r;
 }
 
 // The fused metric step over a dense grid: gathers velocities into cell order, then,
@@ -251,7 +232,9 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
         S cell_image[D] = {};
         const S* image = nullptr;  // this cell's, where it has one
         candidate_block<S, D> near = scratch.block_for(scratch.near, 0);
-        bool filled = false;  // the block holds this cell's candidates within the radius
+        bool filled = false;        // the block holds this cell's candidates within the radius
+        bool beside_crowd = false;  // a crowded cell lies within the radius of this cell (sub_cells.hpp)
+        const S share = share_seen<S, D>(cfg.view_angle);
         for (std::size_t s = b; s < e; ++s) {
             if (s >= cell_end) {
                 cell_end = plan.scan_all ? e : runs.cell_end_of(s);
@@ -260,6 +243,10 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
                     per_lane = near_per_lane = image == nullptr;
                 }
                 filled = !two_level;  // else the whole radius is filled when a boid of the cell needs it
+                beside_crowd =
+                    capped && !runs.cells().crowded.grids.empty() &&
+                    crowded_cell_within(runs.cells(), runs.cell_of(s),
+                                        plan.scan_all ? std::numeric_limits<std::int32_t>::max() / 4 : plan.reach);
                 if (two_level)
                     fill_growing(runs, near_plan, near_one_image, s, axes, vels, n, scratch, scratch.near, near, image);
                 else if (!fill_block(runs, plan, one_image, s, axes, vels, n, block, image))
@@ -308,8 +295,22 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
                 if (blk.shifted) return cut(std::integral_constant<wrap_mode, wrap_mode::per_shift>{});
                 return cut(std::integral_constant<wrap_mode, wrap_mode::none>{});
             };
-            bool summed = false;
-            if (two_level && near.size > heed + 1) {
+            // Beside a crowd, the boids within a ball around it, the crowd's from its sub-cells:
+            // first where the near block holds the crowd too, else where that block fails.
+            const std::int32_t most_reach = plan.scan_all ? 2 : std::min(plan.reach, D == 2 ? 8 : 4);
+            auto in_sub_cells = [&] {
+                return sum_in_sub_cells(
+                    runs, s, q.p, heed, share, full_r2, most_reach, vels, scratch,
+                    [&](const auto& blk) { return heeded(blk, false, neighbours_unknown); },
+                    [&](const auto& blk, S r2) {
+                        q.r2 = r2;
+                        run(blk, false);
+                        q.r2 = full_r2;
+                    });
+            };
+            const bool crowd_first = beside_crowd && (!two_level || near.size > crowded_cell_size);
+            bool summed = crowd_first && in_sub_cells();
+            if (!summed && two_level && near.size > heed + 1) {
                 // Crowded within the near block, with its nearest closer than any boid
                 // outside it: they are its nearest of all, summed from that block alone.
                 // (Which block sums a boid depends on its cell alone, never on the boid
@@ -325,6 +326,7 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
                     }
                 }
             }
+            if (!summed && beside_crowd && !crowd_first) summed = in_sub_cells();
             if (!summed && !filled) {
                 fill_growing(runs, plan, one_image, s, axes, vels, n, scratch, scratch.full, block, image);
                 filled = true;

@@ -26,13 +26,7 @@ void serve_step_queries(Grid& grid, const flock_config<V>& cfg, std::size_t n) n
         grid.serve_queries(cfg.view_radius, std::max<std::size_t>(cfg.k, 1), S(1), false);
         return;
     }
-    // The share of directions the cone leaves: of the circle in 2D, of the sphere in 3D
-    // (a spherical cap: 0.85 of the sphere for 270 degrees, where the circle's is 0.75).
-    S seen = S(1);
-    if (cfg.view_angle < S(360)) {
-        seen = dimension_v<V> == 2 ? std::fmax(cfg.view_angle, S(0)) / S(360)
-                                   : (S(1) - vision_cone<S, dimension_v<V>>::cos_half_of(cfg.view_angle)) / S(2);
-    }
+    const S seen = share_seen<S, dimension_v<V>>(cfg.view_angle);  // of the directions, with the cone
     grid.serve_queries(cfg.view_radius, cfg.neighbor_cap() < n ? cfg.neighbor_cap() : no_cap, seen);
 }
 

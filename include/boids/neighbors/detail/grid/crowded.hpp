@@ -24,7 +24,8 @@ inline constexpr std::size_t crowded_cell_size = 512;
 template <class S, std::size_t D>
 struct crowded_cells {
     struct sub_grid {
-        std::size_t bucket = 0;  // the cell's bucket
+        std::size_t bucket = 0;              // the cell's bucket
+        std::array<std::int32_t, D> cell{};  // and its index along each axis
         std::array<S, D> origin{}, w{};
         std::array<std::int32_t, D> n{};
         std::size_t first = 0;  // its first sub-cell in start
@@ -126,6 +127,7 @@ void build_crowded(G& g) {
         typename crowded_cells<S, dim>::sub_grid sg;
         if (e - s > crowded_cell_size && size_sub_grid(g, s, e, sg, cr.sorting)) {
             sg.bucket = b;
+            sg.cell = g.scell[s];
             sg.first = cells;
             std::size_t count = 1;
             for (std::size_t d = 0; d < dim; ++d) count *= static_cast<std::size_t>(sg.n[d]);

@@ -50,8 +50,9 @@ public:
     // `within_radius` false: a topological query, the `nearest` nearest within
     // `radius` (its cells are sized by the flock's density alone). A radius of 0: no
     // such query, the cell size given at construction. The neighbours found never
-    // depend on the cell size. A metric query's builds skip the sub-cells of crowded
-    // cells (crowded.hpp), which only the k-nearest query reads.
+    // depend on the cell size. A metric query of every boid within the radius
+    // (`nearest` SIZE_MAX) skips the sub-cells of crowded cells (crowded.hpp), which
+    // only queries of the nearest read.
     void serve_queries(scalar radius, std::size_t nearest, scalar seen, bool within_radius = true) noexcept {
         query_ = {radius, nearest, seen, within_radius, picks_cells_ && !Hashed && radius > 0 && std::isfinite(radius)};
     }
@@ -105,9 +106,9 @@ public:
             }
             cells_.nearest_reach = pick.nearest_reach;
         }
-        // Sub-cells of crowded cells serve the k-nearest query: not for a metric step's.
+        // Sub-cells of crowded cells serve queries of the nearest: not an uncapped metric step's.
         if constexpr (!Hashed) {
-            if (!query_.active || !query_.within_radius) build_crowded(cells_);
+            if (!query_.active || !query_.within_radius || query_.nearest != no_nearest_cap) build_crowded(cells_);
             else cells_.crowded.grids.clear();
         }
     }
@@ -161,6 +162,7 @@ private:
     };
     served_query query_{};
     static constexpr int max_refinements = 3;  // builds after the first finer one, at most
+    static constexpr std::size_t no_nearest_cap = std::numeric_limits<std::size_t>::max();  // serve_queries: all
     bool picks_cells_ = true;
     scalar own_cell_ = scalar(1);  // the cell size given (at construction or by set_cell_size)
     grid_build_scratch<V, Hashed> scratch_;

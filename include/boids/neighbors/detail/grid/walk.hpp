@@ -252,6 +252,8 @@ public:
     [[nodiscard]] bool sized_for_nearest() const noexcept { return g_->nearest_reach > 0; }
     // And then how many rings of cells around a boid's own should hold them (1 or 2).
     [[nodiscard]] std::int32_t nearest_reach() const noexcept { return g_->nearest_reach; }
+    // The grid itself, for the step's boids in crowded cells (flock/detail/sub_cells.hpp).
+    [[nodiscard]] const grid_cells<V, false>& cells() const noexcept { return *g_; }
     // Whether every position of the last build lies in the box [0, size) on every axis.
     [[nodiscard]] bool all_in_box() const noexcept { return g_->inside; }
     // One past the last slot of the cell that holds `slot`.

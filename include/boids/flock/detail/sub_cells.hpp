@@ -1,0 +1,240 @@
+// boids/flock/detail/sub_cells.hpp - a capped metric step's boids in a crowded cell (one
+// holding hundreds, such as a flock spawned within a pixel beside others spread over
+// the world): their nearest are looked for in the sub-cells around their own
+// (neighbors/detail/grid/crowded.hpp), so that a boid reads about as many candidates
+// as it heeds, not the whole crowd.
+#pragma once
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include "../../neighbors/query.hpp"
+#include "../workspace.hpp"
+#include "kernel.hpp"
+
+namespace boids {
+namespace detail {
+
+// The share of directions a cone of `view_angle` degrees leaves: of the circle in 2D,
+// of the sphere in 3D (a spherical cap: 0.85 of the sphere for 270 degrees, where the
+// circle's is 0.75).
+template <class S, std::size_t D>
+[[nodiscard]] S share_seen(S view_angle) noexcept {
+    if (!(view_angle < S(360))) return S(1);
+    return D == 2 ? std::fmax(view_angle, S(0)) / S(360) : (S(1) - vision_cone<S, D>::cos_half_of(view_angle)) / S(2);
+}
+
+template <class S, std::size_t D>
+using sub_grid_t = typename crowded_cells<S, D>::sub_grid;
+
+// Where a block of candidates comes from: the sub-cells lo..hi (per axis, both
+// included) of a crowded cell's sub-grid, or a cell's slots [s0, s1).
+template <class S, std::size_t D>
+struct block_source {
+    const sub_grid_t<S, D>* sub = nullptr;
+    std::array<std::int32_t, D> lo{}, hi{};
+    std::size_t s0 = 0, s1 = 0;
+};
+
+// Calls visit(e0, e1) for each row along x of sub-cells lo..hi of `sg` (sub-cells are
+// numbered along x first: a row is one run of the sub-cells' entries), narrowed to the
+// sub-cells that may hold a point within rr of p.
+template <class S, std::size_t D, class Visit>
+void for_each_sub_row(const crowded_cells<S, D>& cr, const block_source<S, D>& src, const std::array<S, D>& p, S rr,
+                      Visit&& visit) {
+    const sub_grid_t<S, D>& sg = *src.sub;
+    std::array<std::int32_t, D> j = src.lo;
+    for (;;) {
+        // How near p the row's points lie across x: a point sits within one sub-cell of
+        // the one sub_coord names; the edge rows hold the cell's strays, however far.
+        S across = S(0);
+        std::size_t c = 0;
+        for (std::size_t d = D; d-- > 1;) {
+            c = c * static_cast<std::size_t>(sg.n[d]) + static_cast<std::size_t>(j[d]);
+            const S below = j[d] == 0 ? S(0) : sg.origin[d] + static_cast<S>(j[d] - 1) * sg.w[d] - p[d];
+            const S above = j[d] == sg.n[d] - 1 ? S(0) : p[d] - (sg.origin[d] + static_cast<S>(j[d] + 2) * sg.w[d]);
+            const S gap = std::max(std::max(below, above), S(0));
+            across += gap * gap;
+        }
+        if (across <= rr * rr) {
+            const S half = std::sqrt(rr * rr - across);  // of the row's stretch within rr
+            const auto x0 = std::max(static_cast<std::int32_t>(cr.sub_coord(sg, p[0] - half, 0)) - 1, src.lo[0]);
+            const auto x1 = std::min(static_cast<std::int32_t>(cr.sub_coord(sg, p[0] + half, 0)) + 1, src.hi[0]);
+            c = sg.first + c * static_cast<std::size_t>(sg.n[0]);
+            if (x0 <= x1)
+                visit(std::size_t{cr.start[c + static_cast<std::size_t>(x0)]},
+                      std::size_t{cr.start[c + static_cast<std::size_t>(x1) + 1]});
+        }
+        std::size_t d = 1;
+        for (; d < D; ++d) {
+            if (j[d] < src.hi[d]) {
+                ++j[d];
+                break;
+            }
+            j[d] = src.lo[d];
+        }
+        if (d == D) return;
+    }
+}
+
+// Fills `block` with the boids of the sources for_each_source(visit) names (see
+// for_each_sub_row; positions from the sub-cells' copies or the grid's, velocities from
+// `vels`: per axis, n apart, in slot order), growing it in the task's storage where they
+// do not fit.
+template <class G, class S, std::size_t D, class Sources>
+void fill_from_sources(const G& g, Sources&& for_each_source, const std::array<S, D>& p, S rr, const S* vels,
+                       task_scratch<S, D>& scratch, candidate_block<S, D>& block) {
+    const auto& cr = g.crowded;
+    const std::size_t n = g.order.size();
+    std::size_t needed = 0;
+    for_each_source([&](const block_source<S, D>& src) {
+        if (src.sub == nullptr) needed += src.s1 - src.s0;
+        else for_each_sub_row(cr, src, p, rr, [&](std::size_t e0, std::size_t e1) { needed += e1 - e0; });
+    });
+    if (needed > block.capacity) block = scratch.block_for(scratch.sub, needed);
+    std::size_t at = 0;
+    for_each_source([&](const block_source<S, D>& src) {
+        if (src.sub == nullptr) {
+            for (std::size_t d = 0; d < D; ++d) {
+                std::copy(g.spos.data() + d * n + src.s0, g.spos.data() + d * n + src.s1, block.pos[d] + at);
+                std::copy(vels + d * n + src.s0, vels + d * n + src.s1, block.vel[d] + at);
+            }
+            at += src.s1 - src.s0;
+            return;
+        }
+        for_each_sub_row(cr, src, p, rr, [&](std::size_t e0, std::size_t e1) {
+            for (std::size_t d = 0; d < D; ++d) {
+                const S* from = cr.pos.data() + d * cr.stride;
+                std::copy(from + e0, from + e1, block.pos[d] + at);
+            }
+            for (std::size_t e = e0; e < e1; ++e, ++at) {
+                const std::size_t slot = cr.slot[e];
+                for (std::size_t d = 0; d < D; ++d) block.vel[d][at] = vels[d * n + slot];
+            }
+        });
+    });
+    block.size = needed;
+    block.shifted = false;  // direct offsets: see sum_in_sub_cells
+    for (std::size_t d = 0; d < D; ++d) {
+        block.shift[d] = block.no_shift;
+        for (std::size_t k = needed; k < needed + block_lanes<S>; ++k) block.pos[d][k] = block_sentinel<S>;
+    }
+}
+
+// Whether a crowded cell lies within `reach` cells of cell c (along every axis, round a
+// torus): its boids' neighbours then read sub-cells (sum_in_sub_cells).
+template <class G>
+[[nodiscard]] bool crowded_cell_within(const G& g, const typename G::cell_t& c, std::int32_t reach) noexcept {
+    const auto& lay = g.layout;
+    if (g.crowded.grids.size() > 64) return true;  // (cheaper to try than to look)
+    for (const auto& sg : g.crowded.grids) {
+        bool within = true;
+        for (std::size_t d = 0; d < G::dim; ++d) {
+            std::int32_t apart = sg.cell[d] > c[d] ? sg.cell[d] - c[d] : c[d] - sg.cell[d];
+            if (lay.torus()) apart = std::min(apart, lay.n[d] - apart);
+            within = within && apart <= reach;
+        }
+        if (within) return true;
+    }
+    return false;
+}
+
+// Sums the boid in `slot`, at `p`, beside or inside crowded cells over the boids within
+// rr of it, where they prove to hold every boid it heeds: of the cells around its own,
+// those within rr, and of those that are crowded, only the sub-cells within rr.
+// heeded(block) gives the squared radius holding its `heed` nearest seen in a block
+// (`full_r2`, the view radius's square, where it sees fewer); where no boid outside the
+// block can be as near, sum(block, r2) runs the kernel within it. rr starts as the
+// radius of the ball that holds them at its own cell's density (`share`: of the
+// directions the cone leaves) and widens up to four times, while the cells within
+// `most_reach` of its own hold it; false where that proves nothing, and the caller reads the cells
+// around as usual. Which block a boid sums depends on its position alone: the same bits
+// on any threads.
+template <class Runs, class S, std::size_t D, class Heeded, class Sum>
+BOIDS_DETAIL_OUT_OF_LINE bool sum_in_sub_cells(const Runs& runs, std::size_t slot, const std::array<S, D>& p,
+                                               std::size_t heed, S share, S full_r2, std::int32_t most_reach,
+                                               const S* vels, task_scratch<S, D>& scratch, Heeded&& heeded, Sum&& sum) {
+    const auto& g = runs.cells();
+    const auto& lay = g.layout;
+    const auto& cr = g.crowded;
+    const auto& c = g.scell[slot];
+    const std::size_t b = lay.bucket_of(c);
+    const sub_grid_t<S, D>* own = g.bucket_start[b + 1] - g.bucket_start[b] > crowded_cell_size ? cr.find(b) : nullptr;
+    // The density that sizes the first ball: of the own cell's sub-grid (over the axes it
+    // spans), else of the cell.
+    double volume = 1, boids = static_cast<double>(g.bucket_start[b + 1] - g.bucket_start[b]);
+    int live = 0;
+    for (std::size_t d = 0; d < D; ++d) {
+        const double side = own != nullptr ? static_cast<double>(own->n[d]) * static_cast<double>(own->w[d])
+                                           : static_cast<double>(lay.w[d]);
+        if (own == nullptr || own->n[d] > 1) {
+            volume *= side;
+            ++live;
+        }
+    }
+    if (live == 0 || !(volume > 0)) return false;  // a cell's boids on one spot: the caller's
+    const double want = 1.25 * static_cast<double>(heed + 1) / static_cast<double>(share);  // seen, to heed them
+    // A cell that holds not four times that: reading it whole, once for all its boids, costs less.
+    if (own != nullptr && boids < 4 * want) return false;
+    const double ball = want * volume / boids;
+    double rr = live == 1   ? ball / 2
+                : live == 2 ? std::sqrt(ball / pi<double>)
+                            : std::cbrt(ball * 3 / (4 * pi<double>));
+    S narrowest = lay.w[0];
+    for (std::size_t d = 1; d < D; ++d) narrowest = std::min(narrowest, lay.w[d]);
+    candidate_block<S, D> block = scratch.block_for(scratch.sub, 0);
+    for (int attempt = 0; attempt < 5; ++attempt) {
+        // The cells within `reach` of its own, read with direct offsets: not across a
+        // torus's edge or a seam, and on a torus of at least 2 reach + 5 cells (so that
+        // no boid of them has an image nearer than itself).
+        const auto reach = static_cast<std::int32_t>(
+            std::min(std::ceil(rr / static_cast<double>(narrowest)), static_cast<double>(most_reach)));
+        std::array<std::int32_t, D> lo{}, hi{}, off{};
+        lay.clipped_offsets(c, reach, lo, hi);
+        for (std::size_t d = 0; d < D; ++d) {
+            if (lay.torus() && (c[d] < reach || c[d] > lay.n[d] - 1 - reach || lay.n[d] < 2 * reach + 5)) return false;
+            if (runs.block_across_seam(slot, reach, d)) return false;
+        }
+        const auto outside = static_cast<double>(runs.outside_distance(slot, reach));  // boids beyond those cells
+        const auto r = static_cast<S>(std::min(rr, outside));
+        auto for_each_source = [&](auto&& visit) {
+            iterate_box(lo, hi, off, 0, [&](const std::array<std::int32_t, D>& o) {
+                std::array<std::int32_t, D> cell{};
+                S gap2 = S(0);
+                for (std::size_t d = 0; d < D; ++d) {
+                    cell[d] = c[d] + o[d];
+                    const S gap = lay.cell_gap(p[d], cell[d], d);
+                    gap2 += gap * gap;
+                }
+                if (gap2 > r * r) return;  // every boid there lies further than r
+                const std::size_t bc = lay.bucket_of(cell);
+                block_source<S, D> src;
+                src.s0 = g.bucket_start[bc];
+                src.s1 = g.bucket_start[bc + 1];
+                src.sub = src.s1 - src.s0 > crowded_cell_size ? cr.find(bc) : nullptr;
+                // A boid outside these sub-cells lies beyond p -+ r on some axis: sub_coord
+                // rounds a point across one sub-cell at most, and these reach one further.
+                for (std::size_t d = 0; src.sub != nullptr && d < D; ++d) {
+                    src.lo[d] = std::max(static_cast<std::int32_t>(cr.sub_coord(*src.sub, p[d] - r, d)) - 1, 0);
+                    src.hi[d] =
+                        std::min(static_cast<std::int32_t>(cr.sub_coord(*src.sub, p[d] + r, d)) + 1, src.sub->n[d] - 1);
+                }
+                visit(static_cast<const block_source<S, D>&>(src));
+            });
+        };
+        fill_from_sources(g, for_each_source, p, r, vels, scratch, block);
+        const S cut = heeded(block);
+        if (cut < r * r) {
+            sum(block, cut);
+            return true;
+        }
+        if (!(rr < outside) && reach == most_reach) return false;  // no wider here
+        // Wider: to the ball its heeded nearest span where the block held them, else twice.
+        rr = cut < full_r2 ? std::max(rr * 1.25, 1.05 * std::sqrt(static_cast<double>(cut))) : rr * 2;
+    }
+    return false;
+}
+
+}  // namespace detail
+}  // namespace boids
