@@ -642,20 +642,22 @@ boids::neighborhood_summary<V> brute_force_summary(std::size_t i, const boids::f
     return s;
 }
 
-// Whether every boid's summary from the step matches brute force: the same count, and
-// sums that differ by summation order only.
+// Whether boid i's summary from the step matches brute force: the same count, and sums
+// that differ by summation order only; and how many boids' do not.
+template <class V>
+bool matches_brute_force(std::size_t i, const boids::flock_config<V>& cfg, const std::vector<V>& p,
+                         const std::vector<V>& v, const boids::neighborhood_summary<V>& got) {
+    const auto want = brute_force_summary(i, cfg, p, v);
+    const double scale = 1.0 + static_cast<double>(want.count);
+    return got.count == want.count &&
+           boids::distance(got.offset_sum, want.offset_sum) <= 1e-9 * scale * cfg.view_radius &&
+           boids::distance(got.velocity_sum, want.velocity_sum) <= 1e-9 * scale * 200.0;
+}
 template <class V>
 std::size_t summaries_off_brute_force(const boids::flock_config<V>& cfg, const std::vector<V>& p,
                                       const std::vector<V>& v, const std::vector<boids::neighborhood_summary<V>>& got) {
     std::size_t wrong = 0;
-    for (std::size_t i = 0; i < p.size(); ++i) {
-        const auto want = brute_force_summary(i, cfg, p, v);
-        const double scale = 1.0 + static_cast<double>(want.count);
-        const bool same = got[i].count == want.count &&
-                          boids::distance(got[i].offset_sum, want.offset_sum) <= 1e-9 * scale * cfg.view_radius &&
-                          boids::distance(got[i].velocity_sum, want.velocity_sum) <= 1e-9 * scale * 200.0;
-        wrong += same ? 0 : 1;
-    }
+    for (std::size_t i = 0; i < p.size(); ++i) wrong += matches_brute_force(i, cfg, p, v, got[i]) ? 0 : 1;
     return wrong;
 }
 
@@ -1107,17 +1109,10 @@ namespace {
 template <class V>
 std::size_t spawn_summaries_off(const boids::flock_config<V>& cfg, const std::vector<V>& p, const std::vector<V>& v,
                                 const std::vector<boids::neighborhood_summary<V>>& got, const V& spawn, double near) {
-    std::vector<V> picked_p;
-    std::vector<boids::neighborhood_summary<V>> picked;
     std::size_t wrong = 0;
     for (std::size_t i = 0; i < p.size(); ++i) {
         if (i % 10 != 0 && boids::length(boids::offset(cfg.world, spawn, p[i])) > near) continue;
-        const auto want = brute_force_summary(i, cfg, p, v);
-        const double scale = 1.0 + static_cast<double>(want.count);
-        const bool same = got[i].count == want.count &&
-                          boids::distance(got[i].offset_sum, want.offset_sum) <= 1e-9 * scale * cfg.view_radius &&
-                          boids::distance(got[i].velocity_sum, want.velocity_sum) <= 1e-9 * scale * 200.0;
-        wrong += same ? 0 : 1;
+        wrong += matches_brute_force(i, cfg, p, v, got[i]) ? 0 : 1;
     }
     return wrong;
 }

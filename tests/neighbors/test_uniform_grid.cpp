@@ -530,6 +530,36 @@ TEMPLATE_TEST_CASE(
     CHECK(batch_off_all_pairs(grid, ref, 7, [](std::size_t i) { return i % 13 == 0; }) == 0);
 }
 
+TEMPLATE_TEST_CASE("uniform_grid sizes its cells for a spread flock, not for a spawn packed within a unit beside it",
+                   "[uniform_grid]", BOIDS_ALL_VEC_TYPES) {
+    // Queries of a few nearest: the spawn's boids read the sub-cells of the cells they
+    // crowd, so the cells are sized as for the spread flock alone (counted in, the spawn
+    // would shrink every cell to the cap on their count).
+    using V = TestType;
+    using S = boids::scalar_t<V>;
+    const auto world = test::box<V>(boids::edges::toroidal, 2000, 2000, 2000);
+    boids::random_stream rng(44);
+    std::vector<V> spread(2000), both;
+    for (auto& x : spread) x = boids::generate<V>([&](std::size_t) { return S(rng.uniform(1, 1999)); });
+    both = spread;
+    for (std::size_t i = 0; i < 2000; ++i)
+        both.push_back(boids::generate<V>([&](std::size_t) { return S(1000.3 + rng.uniform(-0.5, 0.5)); }));
+    struct query {
+        std::size_t nearest;
+        bool within_radius;
+    };
+    for (query q : {query{7, false}, query{7, true}, query{64, true}}) {
+        boids::uniform_grid<V> alone(world, S(60)), beside(world, S(60));
+        alone.serve_queries(S(60), q.nearest, S(1), q.within_radius);
+        beside.serve_queries(S(60), q.nearest, S(1), q.within_radius);
+        alone.build(boids::span<const V>(spread));
+        beside.build(boids::span<const V>(both));
+        CAPTURE(q.nearest, q.within_radius, alone.cell_size(), beside.cell_size());
+        CHECK(beside.cell_size() > alone.cell_size() * S(0.5));
+        CHECK(beside.cell_size() < alone.cell_size() * S(2));
+    }
+}
+
 TEMPLATE_TEST_CASE("uniform_grid k nearest when boids stray outside a box world", "[uniform_grid][property]",
                    BOIDS_VEC2_TYPES) {
     // Boids beyond the box sit in its edge cells (found by fuzzing: a boid above the

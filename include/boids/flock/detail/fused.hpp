@@ -94,19 +94,6 @@ void move_waiting_boids(bool avx, finish_batch<scalar_t<V>, dimension_v<V>>& bat
         batch, cfg, dt, [&](std::size_t k, const V&, const V&) { return lane_of<V>(batch.accel, k); }, done);
 }
 
-// The summary the kernel's sums make (no coincident neighbours: those take the
-// per-boid path).
-template <class V>
-[[nodiscard]] neighborhood_summary<V> summary_of(const neighborhood_sums<scalar_t<V>, dimension_v<V>>& sums) noexcept {
-    neighborhood_summary<V> summary;
-    summary.count = sums.count;
-    summary.offset_sum = to_vector<V>(sums.offset);
-    summary.velocity_sum = to_vector<V>(sums.velocity);
-    summary.push = to_vector<V>(sums.push);
-    summary.nearest_distance_squared = sums.nearest_squared;
-    return summary;
-}
-
 // fill_block into `blk`, grown first (in the task's `storage`) where it must be.
 template <class S, std::size_t D, class Runs>
 void fill_growing(const Runs& runs, const run_plan& plan, bool one_image, std::size_t slot, const S* axes,
@@ -235,6 +222,7 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
         bool filled = false;        // the block holds this cell's candidates within the radius
         bool beside_crowd = false;  // a crowded cell lies within the radius of this cell (sub_cells.hpp)
         const S share = share_seen<S, D>(cfg.view_angle);
+        const std::int32_t most_reach = plan.scan_all ? 2 : std::min(plan.reach, D == 2 ? 8 : 4);  // sub_cells.hpp
         for (std::size_t s = b; s < e; ++s) {
             if (s >= cell_end) {
                 cell_end = plan.scan_all ? e : runs.cell_end_of(s);
@@ -297,10 +285,9 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
             };
             // Beside a crowd, the boids within a ball around it, the crowd's from its sub-cells:
             // first where the near block holds the crowd too, else where that block fails.
-            const std::int32_t most_reach = plan.scan_all ? 2 : std::min(plan.reach, D == 2 ? 8 : 4);
-            auto in_sub_cells = [&] {
+            auto in_sub_cells = [&](std::size_t otherwise) {
                 return sum_in_sub_cells(
-                    runs, s, q.p, heed, share, full_r2, most_reach, vels, scratch,
+                    runs, s, q.p, heed, share, full_r2, most_reach, otherwise, vels, scratch,
                     [&](const auto& blk) { return heeded(blk, false, neighbours_unknown); },
                     [&](const auto& blk, S r2) {
                         q.r2 = r2;
@@ -309,7 +296,8 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
                     });
             };
             const bool crowd_first = beside_crowd && (!two_level || near.size > crowded_cell_size);
-            bool summed = crowd_first && in_sub_cells();
+            bool summed = false;
+            if (beside_crowd && crowd_first) summed = in_sub_cells(two_level ? near.size : block.size);
             if (!summed && two_level && near.size > heed + 1) {
                 // Crowded within the near block, with its nearest closer than any boid
                 // outside it: they are its nearest of all, summed from that block alone.
@@ -326,7 +314,8 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
                     }
                 }
             }
-            if (!summed && beside_crowd && !crowd_first) summed = in_sub_cells();
+            if (!summed && beside_crowd && !crowd_first)
+                summed = in_sub_cells(n);  // (the whole radius: at most every boid)
             if (!summed && !filled) {
                 fill_growing(runs, plan, one_image, s, axes, vels, n, scratch, scratch.full, block, image);
                 filled = true;

@@ -21,6 +21,7 @@
 #include "../../detail/block_distances.hpp"
 #include "../../detail/pack.hpp"
 #include "../rules.hpp"
+#include "../summary.hpp"
 #include "../../neighbors/query.hpp"
 #include "../../neighbors/world.hpp"
 #include "../../neighbors/uniform_grid.hpp"
@@ -60,6 +61,19 @@ struct neighborhood_sums {
     S nearest_squared = std::numeric_limits<S>::infinity();  // the nearest neighbour apart (infinity: none;
                                                              // found only when asked for)
 };
+
+// The summary the kernel's sums make (no coincident neighbours: those take the
+// per-boid path).
+template <class V>
+[[nodiscard]] neighborhood_summary<V> summary_of(const neighborhood_sums<scalar_t<V>, dimension_v<V>>& sums) noexcept {
+    neighborhood_summary<V> summary;
+    summary.count = sums.count;
+    summary.offset_sum = to_vector<V>(sums.offset);
+    summary.velocity_sum = to_vector<V>(sums.velocity);
+    summary.push = to_vector<V>(sums.push);
+    summary.nearest_distance_squared = sums.nearest_squared;
+    return summary;
+}
 
 // The candidates of one cell's boids, copied once per cell from the grid's runs
 // into one contiguous block (structure of arrays): every boid of the cell then

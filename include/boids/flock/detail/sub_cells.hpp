@@ -29,20 +29,23 @@ template <class S, std::size_t D>
 using sub_grid_t = typename crowded_cells<S, D>::sub_grid;
 
 // Where a block of candidates comes from: the sub-cells lo..hi (per axis, both
-// included) of a crowded cell's sub-grid, or a cell's slots [s0, s1).
+// included) of a crowded cell's sub-grid, or a cell's slots [s0, s1); over a torus,
+// with the image of the cell nearest the query (`shift`, added to each offset) and the
+// query's point as that image sees it (`at`).
 template <class S, std::size_t D>
 struct block_source {
     const sub_grid_t<S, D>* sub = nullptr;
     std::array<std::int32_t, D> lo{}, hi{};
     std::size_t s0 = 0, s1 = 0;
+    std::array<S, D> shift{}, at{};
 };
 
 // Calls visit(e0, e1) for each row along x of sub-cells lo..hi of `sg` (sub-cells are
 // numbered along x first: a row is one run of the sub-cells' entries), narrowed to the
-// sub-cells that may hold a point within rr of p.
+// sub-cells that may hold a point within rr of the query.
 template <class S, std::size_t D, class Visit>
-void for_each_sub_row(const crowded_cells<S, D>& cr, const block_source<S, D>& src, const std::array<S, D>& p, S rr,
-                      Visit&& visit) {
+void for_each_sub_row(const crowded_cells<S, D>& cr, const block_source<S, D>& src, S rr, Visit&& visit) {
+    const std::array<S, D>& p = src.at;
     const sub_grid_t<S, D>& sg = *src.sub;
     std::array<std::int32_t, D> j = src.lo;
     for (;;) {
@@ -83,42 +86,50 @@ void for_each_sub_row(const crowded_cells<S, D>& cr, const block_source<S, D>& s
 // `vels`: per axis, n apart, in slot order), growing it in the task's storage where they
 // do not fit.
 template <class G, class S, std::size_t D, class Sources>
-void fill_from_sources(const G& g, Sources&& for_each_source, const std::array<S, D>& p, S rr, const S* vels,
-                       task_scratch<S, D>& scratch, candidate_block<S, D>& block) {
+void fill_from_sources(const G& g, Sources&& for_each_source, S rr, const S* vels, task_scratch<S, D>& scratch,
+                       candidate_block<S, D>& block) {
     const auto& cr = g.crowded;
     const std::size_t n = g.order.size();
     std::size_t needed = 0;
+    bool shifted = false;
     for_each_source([&](const block_source<S, D>& src) {
+        for (std::size_t d = 0; d < D; ++d) shifted = shifted || src.shift[d] != S(0);
         if (src.sub == nullptr) needed += src.s1 - src.s0;
-        else for_each_sub_row(cr, src, p, rr, [&](std::size_t e0, std::size_t e1) { needed += e1 - e0; });
+        else for_each_sub_row(cr, src, rr, [&](std::size_t e0, std::size_t e1) { needed += e1 - e0; });
     });
     if (needed > block.capacity) block = scratch.block_for(scratch.sub, needed);
     std::size_t at = 0;
     for_each_source([&](const block_source<S, D>& src) {
+        const std::size_t from_at = at;
         if (src.sub == nullptr) {
             for (std::size_t d = 0; d < D; ++d) {
                 std::copy(g.spos.data() + d * n + src.s0, g.spos.data() + d * n + src.s1, block.pos[d] + at);
                 std::copy(vels + d * n + src.s0, vels + d * n + src.s1, block.vel[d] + at);
             }
             at += src.s1 - src.s0;
-            return;
+        } else {
+            for_each_sub_row(cr, src, rr, [&](std::size_t e0, std::size_t e1) {
+                for (std::size_t d = 0; d < D; ++d) {
+                    const S* from = cr.pos.data() + d * cr.stride;
+                    std::copy(from + e0, from + e1, block.pos[d] + at);
+                }
+                for (std::size_t e = e0; e < e1; ++e, ++at) {
+                    const std::size_t slot = cr.slot[e];
+                    for (std::size_t d = 0; d < D; ++d) block.vel[d][at] = vels[d * n + slot];
+                }
+            });
         }
-        for_each_sub_row(cr, src, p, rr, [&](std::size_t e0, std::size_t e1) {
-            for (std::size_t d = 0; d < D; ++d) {
-                const S* from = cr.pos.data() + d * cr.stride;
-                std::copy(from + e0, from + e1, block.pos[d] + at);
-            }
-            for (std::size_t e = e0; e < e1; ++e, ++at) {
-                const std::size_t slot = cr.slot[e];
-                for (std::size_t d = 0; d < D; ++d) block.vel[d][at] = vels[d * n + slot];
-            }
-        });
+        for (std::size_t d = 0; shifted && d < D; ++d)
+            std::fill(block.shift_row[d] + from_at, block.shift_row[d] + at, src.shift[d]);
     });
     block.size = needed;
-    block.shifted = false;  // direct offsets: see sum_in_sub_cells
+    block.shifted = shifted;
     for (std::size_t d = 0; d < D; ++d) {
-        block.shift[d] = block.no_shift;
-        for (std::size_t k = needed; k < needed + block_lanes<S>; ++k) block.pos[d][k] = block_sentinel<S>;
+        block.shift[d] = shifted ? block.shift_row[d] : block.no_shift;
+        for (std::size_t k = needed; k < needed + block_lanes<S>; ++k) {
+            block.pos[d][k] = block_sentinel<S>;
+            if (shifted) block.shift_row[d][k] = S(0);
+        }
     }
 }
 
@@ -148,13 +159,15 @@ template <class G>
 // block can be as near, sum(block, r2) runs the kernel within it. rr starts as the
 // radius of the ball that holds them at its own cell's density (`share`: of the
 // directions the cone leaves) and widens up to four times, while the cells within
-// `most_reach` of its own hold it; false where that proves nothing, and the caller reads the cells
-// around as usual. Which block a boid sums depends on its position alone: the same bits
+// `most_reach` of its own hold it; false where that proves nothing, or where the
+// block the caller reads otherwise (`otherwise` candidates) costs less, and the caller
+// reads the cells around as usual. Which block a boid sums depends on its position alone: the same bits
 // on any threads.
 template <class Runs, class S, std::size_t D, class Heeded, class Sum>
 BOIDS_DETAIL_OUT_OF_LINE bool sum_in_sub_cells(const Runs& runs, std::size_t slot, const std::array<S, D>& p,
                                                std::size_t heed, S share, S full_r2, std::int32_t most_reach,
-                                               const S* vels, task_scratch<S, D>& scratch, Heeded&& heeded, Sum&& sum) {
+                                               std::size_t otherwise, const S* vels, task_scratch<S, D>& scratch,
+                                               Heeded&& heeded, Sum&& sum) {
     const auto& g = runs.cells();
     const auto& lay = g.layout;
     const auto& cr = g.crowded;
@@ -175,8 +188,8 @@ BOIDS_DETAIL_OUT_OF_LINE bool sum_in_sub_cells(const Runs& runs, std::size_t slo
     }
     if (live == 0 || !(volume > 0)) return false;  // a cell's boids on one spot: the caller's
     const double want = 1.25 * static_cast<double>(heed + 1) / static_cast<double>(share);  // seen, to heed them
-    // A cell that holds not four times that: reading it whole, once for all its boids, costs less.
-    if (own != nullptr && boids < 4 * want) return false;
+    // Where the block the caller reads otherwise holds not four times that, it costs less.
+    if (static_cast<double>(otherwise) < 4 * want) return false;
     const double ball = want * volume / boids;
     double rr = live == 1   ? ball / 2
                 : live == 2 ? std::sqrt(ball / pi<double>)
@@ -185,15 +198,15 @@ BOIDS_DETAIL_OUT_OF_LINE bool sum_in_sub_cells(const Runs& runs, std::size_t slo
     for (std::size_t d = 1; d < D; ++d) narrowest = std::min(narrowest, lay.w[d]);
     candidate_block<S, D> block = scratch.block_for(scratch.sub, 0);
     for (int attempt = 0; attempt < 5; ++attempt) {
-        // The cells within `reach` of its own, read with direct offsets: not across a
-        // torus's edge or a seam, and on a torus of at least 2 reach + 5 cells (so that
-        // no boid of them has an image nearer than itself).
+        // The cells within `reach` of its own, each through the image nearest it: on a
+        // torus at least 2 reach + 1 cells across (so that no cell is two of them), not
+        // across a seam of cells that follow the flock over a torus's edge.
         const auto reach = static_cast<std::int32_t>(
             std::min(std::ceil(rr / static_cast<double>(narrowest)), static_cast<double>(most_reach)));
         std::array<std::int32_t, D> lo{}, hi{}, off{};
         lay.clipped_offsets(c, reach, lo, hi);
         for (std::size_t d = 0; d < D; ++d) {
-            if (lay.torus() && (c[d] < reach || c[d] > lay.n[d] - 1 - reach || lay.n[d] < 2 * reach + 5)) return false;
+            if (lay.torus() && lay.n[d] < 2 * reach + 1) return false;
             if (runs.block_across_seam(slot, reach, d)) return false;
         }
         const auto outside = static_cast<double>(runs.outside_distance(slot, reach));  // boids beyond those cells
@@ -201,29 +214,37 @@ BOIDS_DETAIL_OUT_OF_LINE bool sum_in_sub_cells(const Runs& runs, std::size_t slo
         auto for_each_source = [&](auto&& visit) {
             iterate_box(lo, hi, off, 0, [&](const std::array<std::int32_t, D>& o) {
                 std::array<std::int32_t, D> cell{};
+                block_source<S, D> src;
                 S gap2 = S(0);
                 for (std::size_t d = 0; d < D; ++d) {
                     cell[d] = c[d] + o[d];
-                    const S gap = lay.cell_gap(p[d], cell[d], d);
+                    const S gap = lay.cell_gap(p[d], cell[d], d);  // (of the unwrapped cell)
                     gap2 += gap * gap;
+                    if (cell[d] < 0 && lay.torus()) {  // past the low edge: its boids sit a world size lower
+                        cell[d] += lay.n[d];
+                        src.shift[d] = -lay.world.size[d];
+                    } else if (cell[d] >= lay.n[d] && lay.torus()) {
+                        cell[d] -= lay.n[d];
+                        src.shift[d] = lay.world.size[d];
+                    }
+                    src.at[d] = p[d] - src.shift[d];
                 }
                 if (gap2 > r * r) return;  // every boid there lies further than r
                 const std::size_t bc = lay.bucket_of(cell);
-                block_source<S, D> src;
                 src.s0 = g.bucket_start[bc];
                 src.s1 = g.bucket_start[bc + 1];
                 src.sub = src.s1 - src.s0 > crowded_cell_size ? cr.find(bc) : nullptr;
                 // A boid outside these sub-cells lies beyond p -+ r on some axis: sub_coord
                 // rounds a point across one sub-cell at most, and these reach one further.
                 for (std::size_t d = 0; src.sub != nullptr && d < D; ++d) {
-                    src.lo[d] = std::max(static_cast<std::int32_t>(cr.sub_coord(*src.sub, p[d] - r, d)) - 1, 0);
-                    src.hi[d] =
-                        std::min(static_cast<std::int32_t>(cr.sub_coord(*src.sub, p[d] + r, d)) + 1, src.sub->n[d] - 1);
+                    src.lo[d] = std::max(static_cast<std::int32_t>(cr.sub_coord(*src.sub, src.at[d] - r, d)) - 1, 0);
+                    src.hi[d] = std::min(static_cast<std::int32_t>(cr.sub_coord(*src.sub, src.at[d] + r, d)) + 1,
+                                         src.sub->n[d] - 1);
                 }
                 visit(static_cast<const block_source<S, D>&>(src));
             });
         };
-        fill_from_sources(g, for_each_source, p, r, vels, scratch, block);
+        fill_from_sources(g, for_each_source, r, vels, scratch, block);
         const S cut = heeded(block);
         if (cut < r * r) {
             sum(block, cut);

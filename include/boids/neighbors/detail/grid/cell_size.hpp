@@ -15,17 +15,30 @@ namespace detail {
 
 // How many boids share a boid's cell, on average over the boids (sum of squared
 // counts over the flock): what a query from a typical boid meets, however unevenly
-// the flock fills the grid.
+// the flock fills the grid. With `leave_out_crowds`, cells holding more than
+// crowded_cell_size boids and over 4 times what the other boids meet are left out:
+// their boids read sub-cells (crowded.hpp), and counted in they would size every
+// cell of a flock spread over the world for a spawn of boids within a pixel beside it.
 template <class V>
-[[nodiscard]] double boids_per_cell_seen(const grid_cells<V, false>& g) noexcept {
-    const std::size_t n = g.order.size();
-    if (n == 0) return 0;
-    double sum = 0;
-    for (std::size_t b = 0; b + 1 < g.bucket_start.size(); ++b) {
-        const auto c = static_cast<double>(g.bucket_start[b + 1] - g.bucket_start[b]);
-        sum += c * c;
-    }
-    return sum / static_cast<double>(n);
+[[nodiscard]] double boids_per_cell_seen(const grid_cells<V, false>& g, bool leave_out_crowds = false) noexcept {
+    if (g.order.empty()) return 0;
+    auto seen_in_cells_up_to = [&](std::size_t most) {
+        double sum = 0, boids = 0;
+        for (std::size_t b = 0; b + 1 < g.bucket_start.size(); ++b) {
+            const std::size_t count = g.bucket_start[b + 1] - g.bucket_start[b];
+            if (count > most) continue;
+            const auto c = static_cast<double>(count);
+            sum += c * c;
+            boids += c;
+        }
+        return boids > 0 ? sum / boids : 0.0;
+    };
+    const std::size_t all = std::numeric_limits<std::size_t>::max();
+    if (!leave_out_crowds || g.most_in_a_cell <= crowded_cell_size) return seen_in_cells_up_to(all);
+    const double rest = seen_in_cells_up_to(crowded_cell_size);
+    if (!(rest > 0)) return seen_in_cells_up_to(all);
+    const double most = std::fmax(static_cast<double>(crowded_cell_size), 4 * rest);
+    return seen_in_cells_up_to(static_cast<std::size_t>(most));
 }
 
 // The cell size a query is served best by, and whether it was sized for the nearest.
@@ -58,7 +71,8 @@ template <class V>
                                                        bool within_radius = true) noexcept {
     using S = scalar_t<V>;
     constexpr std::size_t D = dimension_v<V>;
-    const double per_cell = boids_per_cell_seen(g);
+    const bool few_nearest = nearest != std::numeric_limits<std::size_t>::max();  // read sub-cells where crowded
+    const double per_cell = boids_per_cell_seen(g, few_nearest);
     if (!(per_cell > 1)) return {radius, 0};
     double volume = 1;  // of a cell as built
     for (std::size_t d = 0; d < D; ++d) volume *= static_cast<double>(g.layout.w[d]);
@@ -69,7 +83,7 @@ template <class V>
                         : D == 3 ? 4.0 / 3.0 * pi<double> * r * r * r
                                  : std::pow(2 * r, double(D));
     const double seen_count = density * ball * share;
-    if (nearest != std::numeric_limits<std::size_t>::max() && seen_count > static_cast<double>(nearest)) {
+    if (few_nearest && seen_count > static_cast<double>(nearest)) {
         // The nearest within a ball of volume nearest / (share density).
         const double k_ball = static_cast<double>(nearest) / (share * density);
         const double k_radius = D == 2   ? std::sqrt(k_ball / pi<double>)
