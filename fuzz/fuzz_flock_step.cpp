@@ -2,6 +2,10 @@
 // huge values, zero and negative parameters). Properties: parameters that fail
 // validate() are never run; with valid parameters every boid whose state was finite
 // stays finite and inside the speed band; grid and all-pairs give the same flock.
+// One input in eight adds a crowd of 600 around one boid (at a spread the input picks)
+// and a cap on neighbours: the grid's step in its own order (the fused kernel, reading
+// the sub-cells of crowded cells) gives every boid all-pairs' neighbour count, and its
+// sums within rounding.
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -12,8 +16,63 @@
 #include "fuzz_input.hpp"
 #include "lab_vector.hpp"
 
+namespace {
+using V = lab::vec2;
+
+// The crowd's property (see the top): metric neighbours, moderate values only (the
+// kernel's and all-pairs' offsets agree to the last bit there, not across 1e300).
+void crowd_property(boids::flock_config<V> cfg, std::vector<V> pos, std::size_t cap, double spread,
+                    std::uint64_t state) {
+    cfg.neighbors = boids::neighborhood_kind::metric;
+    cfg.max_neighbors = cap;
+    cfg.order = boids::neighbor_order::finder;
+    const bool tame = cfg.view_radius > 1e-3 && cfg.view_radius < 1e3 &&
+                      (!cfg.world.has_box() || (cfg.world.size[0] < 1e4 && cfg.world.size[1] < 1e4));
+    if (pos.empty() || !tame || !cfg.validate().ok()) return;
+    auto inside = [&](double x, std::size_t d) {  // a box world's positions in [0, size)
+        if (!cfg.world.has_box()) return x;
+        x = std::fmod(x, cfg.world.size[d]);
+        x = x < 0 ? x + cfg.world.size[d] : x;
+        return x < cfg.world.size[d] ? x : 0.0;
+    };
+    for (auto& p : pos) {
+        if (!(std::fabs(p.x) < 1e4 && std::fabs(p.y) < 1e4)) p = V{0.0, 0.0};
+        p = V{inside(p.x, 0), inside(p.y, 1)};
+    }
+    auto unit = [&] {  // (-1, 1), from a fixed generator: the input picks its seed
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        return static_cast<double>(state >> 11) * 0x1.0p-52 - 1.0;
+    };
+    const V at = pos[0];
+    for (int c = 0; c < 600; ++c) {
+        pos.push_back(V{inside(at.x + spread * unit(), 0), inside(at.y + spread * unit(), 1)});
+    }
+    std::vector<V> vel;
+    for (std::size_t i = 0; i < pos.size(); ++i) vel.push_back(V{unit(), unit()});
+    auto summaries = [&](auto& finder) {
+        std::vector<boids::neighborhood_summary<V>> seen(pos.size());
+        auto record = [&](const boids::boid_view<V>& b, const boids::neighborhood_summary<V>& s) {
+            seen[b.index] = s;
+            return boids::zero<V>();
+        };
+        auto p = pos, v = vel;
+        boids::flock_workspace<V> ws;
+        boids::flock_step(boids::span<V>(p), boids::span<V>(v), cfg, finder, ws, 0.0, record);
+        return seen;
+    };
+    boids::all_pairs<V> pairs(cfg.world);
+    boids::uniform_grid<V> grid(cfg.world, cfg.view_radius);
+    const auto want = summaries(pairs), got = summaries(grid);
+    for (std::size_t i = 0; i < pos.size(); ++i) {
+        const double scale = 1.0 + static_cast<double>(want[i].count);
+        FUZZ_CHECK(got[i].count == want[i].count);
+        FUZZ_CHECK(boids::distance(got[i].offset_sum, want[i].offset_sum) <= 1e-9 * scale * cfg.view_radius);
+        FUZZ_CHECK(boids::distance(got[i].velocity_sum, want[i].velocity_sum) <= 1e-9 * scale);
+    }
+}
+}  // namespace
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    using V = lab::vec2;
     fuzz::input in(data, size);
     boids::flock_config<V> cfg;
     cfg.world = {static_cast<boids::edges>(in.small(3)), {in.any_double(), in.any_double()}};
@@ -44,6 +103,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         pos.push_back(V{in.any_double(), in.any_double()});
         vel.push_back(V{in.any_double(), in.any_double()});
     }
+    // The crowd's choices come last, from the bytes the boids leave (the inputs of the
+    // corpus keep their meaning).
+    const bool crowd = in.small(7) == 7;
+    const double spread = in.finite(1e3) * std::pow(10.0, -static_cast<double>(in.small(12)));
+    const std::size_t cap = 1 + in.small(300);
+    std::uint64_t state = in.small(1000) + 1;
+    if (crowd) return crowd_property(cfg, pos, cap, spread, state), 0;
     std::vector<bool> finite(pos.size());
     for (std::size_t i = 0; i < pos.size(); ++i) finite[i] = boids::is_finite(pos[i]) && boids::is_finite(vel[i]);
     auto p2 = pos, v2 = vel;
