@@ -190,10 +190,7 @@ BOIDS_DETAIL_OUT_OF_LINE bool sum_in_sub_cells(const Runs& runs, std::size_t slo
     const double want = 1.25 * static_cast<double>(heed + 1) / static_cast<double>(share);  // seen, to heed them
     // Where the block the caller reads otherwise holds not four times that, it costs less.
     if (static_cast<double>(otherwise) < 4 * want) return false;
-    const double ball = want * volume / boids;
-    double rr = live == 1   ? ball / 2
-                : live == 2 ? std::sqrt(ball / pi<double>)
-                            : std::cbrt(ball * 3 / (4 * pi<double>));
+    double rr = radius_of_ball(want * volume / boids, static_cast<std::size_t>(live));
     S narrowest = lay.w[0];
     for (std::size_t d = 1; d < D; ++d) narrowest = std::min(narrowest, lay.w[d]);
     candidate_block<S, D> block = scratch.block_for(scratch.sub, 0);

@@ -86,9 +86,7 @@ template <class V>
     if (few_nearest && seen_count > static_cast<double>(nearest)) {
         // The nearest within a ball of volume nearest / (share density).
         const double k_ball = static_cast<double>(nearest) / (share * density);
-        const double k_radius = D == 2   ? std::sqrt(k_ball / pi<double>)
-                                : D == 3 ? std::cbrt(k_ball * 3.0 / (4.0 * pi<double>))
-                                         : std::pow(k_ball, 1.0 / double(D)) * 0.5;
+        const double k_radius = radius_of_ball(k_ball, D);
         // (Twice that radius in 2D; in 3D, where the box of cells around a boid's own
         // holds 27 cells, not 9, one and a half times.)
         const double wide = (D == 2 ? 2.0 : 1.5) * k_radius;

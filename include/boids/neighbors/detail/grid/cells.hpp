@@ -2,6 +2,7 @@
 // their positions per axis in that order, and the runs of slots each cell holds.
 #pragma once
 #include <array>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -11,6 +12,18 @@
 
 namespace boids {
 namespace detail {
+
+// The radius of a ball of `volume` in `dim` dimensions (a segment, a disc, a sphere;
+// beyond, half the side of a cube of that volume): how far a query reaches to meet
+// the boids a density puts in that volume.
+[[nodiscard]] inline double radius_of_ball(double volume, std::size_t dim) noexcept {
+    switch (dim) {
+    case 1: return volume / 2;
+    case 2: return std::sqrt(volume / pi<double>);
+    case 3: return std::cbrt(volume * 3 / (4 * pi<double>));
+    default: return std::pow(volume, 1.0 / static_cast<double>(dim)) * 0.5;
+    }
+}
 
 // The index after a build: slot s holds boid order[s]; boid i sits in slot slot[i];
 // cells are runs of slots (bucket b: [bucket_start[b], bucket_start[b + 1])).

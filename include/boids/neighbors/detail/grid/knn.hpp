@@ -39,10 +39,9 @@ template <class V, bool Hashed>
     for (std::size_t d = 0; d < dim; ++d) cell_volume *= static_cast<double>(lay.w[d]);
     const double density = static_cast<double>(std::max<std::size_t>(block_count, 2) - 1) /
                            (static_cast<double>(block_cells) * cell_volume);
-    const double ball = dim == 2 ? pi<double> : 4.0 * pi<double> / 3.0;     // pi, 4 pi / 3
-    const double volume = 1.6 * static_cast<double>(k) / (density * ball);  // of the ball to scan
-    const double guess2 = dim == 2 ? volume : std::cbrt(volume) * std::cbrt(volume);
-    return static_cast<scalar_t<V>>(std::min(guess2, static_cast<double>(std::numeric_limits<scalar_t<V>>::max())));
+    const double guess = radius_of_ball(1.6 * static_cast<double>(k) / density, dim);
+    return static_cast<scalar_t<V>>(
+        std::min(guess * guess, static_cast<double>(std::numeric_limits<scalar_t<V>>::max())));
 }
 
 // A radius that should hold about 1.6 k boids, from the density of a crowded cell's
@@ -53,9 +52,8 @@ template <class SubGrid>
     constexpr std::size_t dim = std::tuple_size<decltype(sg.w)>::value;
     double volume = 1;
     for (std::size_t d = 0; d < dim; ++d) volume *= static_cast<double>(sg.w[d]) * sg.n[d];
-    const double ball = dim == 2 ? pi<double> : 4.0 * pi<double> / 3.0;
-    const double want = 1.6 * static_cast<double>(k) * volume / (static_cast<double>(count) * ball);
-    return static_cast<scalar>(dim == 2 ? want : std::cbrt(want) * std::cbrt(want));
+    const double guess = radius_of_ball(1.6 * static_cast<double>(k) * volume / static_cast<double>(count), dim);
+    return static_cast<scalar>(guess * guess);
 }
 
 // Squared distances from the query q (a point, the world's sizes, as packs) to the
