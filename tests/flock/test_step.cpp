@@ -1156,6 +1156,13 @@ TEST_CASE(
             CHECK(ws.report.path == boids::flock_path::fused_kernel);
             CHECK(spawn_summaries_off(cfg, p, v, got, test::dvec2{at, at}, 2.0 * cfg.view_radius) == 0);
         }
+    // The same bits on 1 and 2 threads (tasks that start inside the spawn's cells).
+    const auto cfg = packed_lesson_config(boids::edges::toroidal, 270.0, 7);
+    const auto one = grid_steps(cfg, p, v, 2, boids::sequential{});
+    boids::thread_pool pool(2);
+    const auto pooled = grid_steps(cfg, p, v, 2, pool);
+    CHECK(same_bits(one.first, pooled.first));
+    CHECK(same_bits(one.second, pooled.second));
     // 3D: a spawn in a ball of 0.05 beside boids spread through a cube of 300.
     std::vector<test::dvec3> p3(3000), v3(3000);
     for (std::size_t i = 0; i < p3.size(); ++i) {
