@@ -72,6 +72,16 @@ std::pair<std::vector<V>, std::vector<V>> grid_steps(const boids::flock_config<V
         boids::flock_step(boids::span<V>(p), boids::span<V>(v), cfg, grid, ws, 0.1, executor);
     return std::make_pair(p, v);
 }
+
+// Whether `steps` steps on one thread and on a pool of two give the same flock, bit for bit.
+template <class V>
+bool same_bits_on_two_threads(const boids::flock_config<V>& cfg, const std::vector<V>& p0, const std::vector<V>& v0,
+                              int steps) {
+    const auto one = grid_steps(cfg, p0, v0, steps, boids::sequential{});
+    boids::thread_pool pool(2);
+    const auto pooled = grid_steps(cfg, p0, v0, steps, pool);
+    return same_bits(one.first, pooled.first) && same_bits(one.second, pooled.second);
+}
 }  // namespace
 
 TEST_CASE("grid and all-pairs steps give the same flock, bit for bit", "[flock]") {
@@ -1007,12 +1017,7 @@ TEST_CASE("a cap that a crowd far exceeds: the nearest found two rings of small 
                 CHECK(summaries_off_brute_force(cfg, p, v, got) == 0);
             }
     // The same bits on 1 and 2 threads.
-    const auto cfg = packed_lesson_config(boids::edges::toroidal, 270.0, 256);
-    const auto one = grid_steps(cfg, p, v, 3, boids::sequential{});
-    boids::thread_pool pool(2);
-    const auto pooled = grid_steps(cfg, p, v, 3, pool);
-    CHECK(same_bits(one.first, pooled.first));
-    CHECK(same_bits(one.second, pooled.second));
+    CHECK(same_bits_on_two_threads(packed_lesson_config(boids::edges::toroidal, 270.0, 256), p, v, 3));
 }
 
 TEST_CASE("a packed flock's step is the same bits on 1 and 2 threads, and over any cell size the same neighbours",
@@ -1157,12 +1162,7 @@ TEST_CASE(
             CHECK(spawn_summaries_off(cfg, p, v, got, test::dvec2{at, at}, 2.0 * cfg.view_radius) == 0);
         }
     // The same bits on 1 and 2 threads (tasks that start inside the spawn's cells).
-    const auto cfg = packed_lesson_config(boids::edges::toroidal, 270.0, 7);
-    const auto one = grid_steps(cfg, p, v, 2, boids::sequential{});
-    boids::thread_pool pool(2);
-    const auto pooled = grid_steps(cfg, p, v, 2, pool);
-    CHECK(same_bits(one.first, pooled.first));
-    CHECK(same_bits(one.second, pooled.second));
+    CHECK(same_bits_on_two_threads(packed_lesson_config(boids::edges::toroidal, 270.0, 7), p, v, 2));
     // 3D: a spawn in a ball of 0.05 beside boids spread through a cube of 300.
     std::vector<test::dvec3> p3(3000), v3(3000);
     for (std::size_t i = 0; i < p3.size(); ++i) {

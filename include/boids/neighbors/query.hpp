@@ -66,6 +66,13 @@ struct vision_cone {
         const S half = std::fmax(view_angle_degrees, S(0)) * S(0.5) * S(pi<double> / 180.0);
         return std::cos(half);
     }
+    // The share of directions a cone of that angle leaves: of the circle in 2D, of the
+    // sphere in 3D (a spherical cap: 0.85 of the sphere for 270 degrees, where the
+    // circle's is 0.75); 1 for 360 degrees or more.
+    [[nodiscard]] static S share_of(S view_angle_degrees) noexcept {
+        if (!(view_angle_degrees < S(360))) return S(1);
+        return D == 2 ? std::fmax(view_angle_degrees, S(0)) / S(360) : (S(1) - cos_half_of(view_angle_degrees)) / S(2);
+    }
 
     // dot(unit offset, heading) >= cos(half angle), without normalizing the offset.
     // A coincident neighbour (zero offset) is always seen.

@@ -221,7 +221,7 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
         candidate_block<S, D> near = scratch.block_for(scratch.near, 0);
         bool filled = false;        // the block holds this cell's candidates within the radius
         bool beside_crowd = false;  // a crowded cell lies within the radius of this cell (sub_cells.hpp)
-        const S share = share_seen<S, D>(cfg.view_angle);
+        const S share = vision_cone<S, D>::share_of(cfg.view_angle);
         const std::int32_t most_reach = plan.scan_all ? 2 : std::min(plan.reach, D == 2 ? 8 : 4);  // sub_cells.hpp
         for (std::size_t s = b; s < e; ++s) {
             if (s >= cell_end) {
@@ -297,7 +297,7 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
             };
             const bool crowd_first = beside_crowd && (!two_level || near.size > crowded_cell_size);
             bool summed = false;
-            if (beside_crowd && crowd_first) summed = in_sub_cells(two_level ? near.size : block.size);
+            if (crowd_first) summed = in_sub_cells(two_level ? near.size : block.size);
             if (!summed && two_level && near.size > heed + 1) {
                 // Crowded within the near block, with its nearest closer than any boid
                 // outside it: they are its nearest of all, summed from that block alone.

@@ -26,7 +26,7 @@ void serve_step_queries(Grid& grid, const flock_config<V>& cfg, std::size_t n) n
         grid.serve_queries(cfg.view_radius, std::max<std::size_t>(cfg.k, 1), S(1), false);
         return;
     }
-    const S seen = share_seen<S, dimension_v<V>>(cfg.view_angle);  // of the directions, with the cone
+    const S seen = vision_cone<S, dimension_v<V>>::share_of(cfg.view_angle);  // of the directions, with the cone
     grid.serve_queries(cfg.view_radius, cfg.neighbor_cap() < n ? cfg.neighbor_cap() : no_cap, seen);
 }
 

@@ -16,15 +16,6 @@
 namespace boids {
 namespace detail {
 
-// The share of directions a cone of `view_angle` degrees leaves: of the circle in 2D,
-// of the sphere in 3D (a spherical cap: 0.85 of the sphere for 270 degrees, where the
-// circle's is 0.75).
-template <class S, std::size_t D>
-[[nodiscard]] S share_seen(S view_angle) noexcept {
-    if (!(view_angle < S(360))) return S(1);
-    return D == 2 ? std::fmax(view_angle, S(0)) / S(360) : (S(1) - vision_cone<S, D>::cos_half_of(view_angle)) / S(2);
-}
-
 template <class S, std::size_t D>
 using sub_grid_t = typename crowded_cells<S, D>::sub_grid;
 
@@ -90,14 +81,15 @@ void fill_from_sources(const G& g, Sources&& for_each_source, S rr, const S* vel
                        candidate_block<S, D>& block) {
     const auto& cr = g.crowded;
     const std::size_t n = g.order.size();
-    std::size_t needed = 0;
+    // Room for every boid of the sources' cells (so the rows are walked once): the
+    // storage grows to the largest crowd met, then stays.
+    std::size_t most = 0;
     bool shifted = false;
     for_each_source([&](const block_source<S, D>& src) {
         for (std::size_t d = 0; d < D; ++d) shifted = shifted || src.shift[d] != S(0);
-        if (src.sub == nullptr) needed += src.s1 - src.s0;
-        else for_each_sub_row(cr, src, rr, [&](std::size_t e0, std::size_t e1) { needed += e1 - e0; });
+        most += src.s1 - src.s0;
     });
-    if (needed > block.capacity) block = scratch.block_for(scratch.sub, needed);
+    if (most > block.capacity) block = scratch.block_for(scratch.sub, most);
     std::size_t at = 0;
     for_each_source([&](const block_source<S, D>& src) {
         const std::size_t from_at = at;
@@ -122,11 +114,11 @@ void fill_from_sources(const G& g, Sources&& for_each_source, S rr, const S* vel
         for (std::size_t d = 0; shifted && d < D; ++d)
             std::fill(block.shift_row[d] + from_at, block.shift_row[d] + at, src.shift[d]);
     });
-    block.size = needed;
+    block.size = at;
     block.shifted = shifted;
     for (std::size_t d = 0; d < D; ++d) {
         block.shift[d] = shifted ? block.shift_row[d] : block.no_shift;
-        for (std::size_t k = needed; k < needed + block_lanes<S>; ++k) {
+        for (std::size_t k = at; k < at + block_lanes<S>; ++k) {
             block.pos[d][k] = block_sentinel<S>;
             if (shifted) block.shift_row[d][k] = S(0);
         }
