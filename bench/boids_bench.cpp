@@ -12,7 +12,8 @@
 //     random spots of an open map M wide)
 //   step/lesson_spawn/grid/N/jitter:J  (the first step of N lesson boids spawned on one
 //     spot, or within J px of it; beside:1, every other boid spread over the world);
-//     step/lesson_spawn_topological7/... the same boids heeding their 7 nearest
+//     step/lesson_spawn_topological7/... the same boids heeding their 7 nearest;
+//     step/lesson_spawn_second/.../cap:C the step after the first from rest, max_neighbors C
 // Counters: ns_per_boid; neighbors_per_boid and candidates_per_boid (the boids each
 // query looks at, itself included), the latter two counted untimed for the steps.
 // The standard scene: N boids uniform in a square of side sqrt(N) (density 1),
@@ -414,13 +415,14 @@ void bm_step(benchmark::State& state, finder_kind kind, bool lesson, double view
 // The first step of N lesson boids spawned on one spot (jitter 0) or within `jitter` px
 // of it, headings seeded: every repetition starts again from the spawn. `beside` 1:
 // every other boid spread over the world instead (a spawn beside a flock).
-void bm_spawn_step(benchmark::State& state, bool topological) {
+void bm_spawn_step(benchmark::State& state, bool topological, bool second = false) {
     using V = f2;
     const auto n = static_cast<std::size_t>(state.range(0));
     const auto jitter = static_cast<float>(state.range(1));
     const bool beside = state.range(2) != 0;
     auto cfg = boids::lesson::config<V>();
     if (topological) cfg.neighbors = boids::neighborhood_kind::topological;
+    if (second) cfg.max_neighbors = static_cast<std::size_t>(state.range(3));
     boids::random_stream rng(5);
     std::vector<V> p0(n), v0(n);
     for (std::size_t i = 0; i < n; ++i) {
@@ -428,10 +430,12 @@ void bm_spawn_step(benchmark::State& state, bool topological) {
         const auto r = static_cast<float>(rng.uniform(0, 1)) * jitter;
         p0[i] = {400.0f + r * u.x, 225.0f + r * u.y};
         if (beside && i % 2 == 1) p0[i] = {float(rng.uniform(0, 800)), float(rng.uniform(0, 450))};
-        v0[i] = boids::scale(boids::unit_direction<V>(rng.next()), 100.0f);
+        v0[i] = second ? V{0.0f, 0.0f} : boids::scale(boids::unit_direction<V>(rng.next()), 100.0f);
     }
     boids::uniform_grid<V> grid(cfg.world, cfg.view_radius);
     boids::flock_workspace<V> ws;
+    if (second)
+        boids::flock_step(boids::span<V>(p0), boids::span<V>(v0), cfg, grid, ws, boids::scalar_t<V>(boids::lesson::dt));
     std::vector<V> p = p0, v = v0;
     boids::flock_step(boids::span<V>(p), boids::span<V>(v), cfg, grid, ws, boids::scalar_t<V>(boids::lesson::dt));
     for (auto _ : state) {
@@ -590,7 +594,14 @@ void register_all() {
     for (long n : {1000L, 5000L})
         for (long jitter : {0L, 1L}) spawn->Args({n, jitter, 0});
     spawn->Args({20000, 1, 1});
+    spawn->Args({20000, 0, 1});
     spawn->ArgNames({"", "jitter", "beside"})->Unit(benchmark::kMillisecond)->UseRealTime();
+    // The step after, from rest: a spawn on one spot has moved out onto a ring a step
+    // wide, where boids share spots and tie in distance after rounding.
+    auto* after = benchmark::RegisterBenchmark("step/lesson_spawn_second/grid",
+                                               [](benchmark::State& s) { bm_spawn_step(s, false, true); });
+    for (long cap : {7L, 256L}) after->Args({20000, 0, 0, cap})->Args({20000, 0, 1, cap});
+    after->ArgNames({"", "jitter", "beside", "cap"})->Unit(benchmark::kMillisecond)->UseRealTime();
     auto* spawn7 = benchmark::RegisterBenchmark("step/lesson_spawn_topological7/grid",
                                                 [](benchmark::State& s) { bm_spawn_step(s, true); });
     for (long n : {5000L, 20000L})

@@ -667,7 +667,8 @@ template <class V>
 std::size_t summaries_off_brute_force(const boids::flock_config<V>& cfg, const std::vector<V>& p,
                                       const std::vector<V>& v, const std::vector<boids::neighborhood_summary<V>>& got) {
     std::size_t wrong = 0;
-    for (std::size_t i = 0; i < p.size(); ++i) wrong += matches_brute_force(i, cfg, p, v, got[i]) ? 0 : 1;
+    for (std::size_t i = 0; i < p.size(); ++i)
+        if (!matches_brute_force(i, cfg, p, v, got[i])) ++wrong;
     return wrong;
 }
 
@@ -1117,9 +1118,23 @@ std::size_t spawn_summaries_off(const boids::flock_config<V>& cfg, const std::ve
     std::size_t wrong = 0;
     for (std::size_t i = 0; i < p.size(); ++i) {
         if (i % 10 != 0 && boids::length(boids::offset(cfg.world, spawn, p[i])) > near) continue;
-        wrong += matches_brute_force(i, cfg, p, v, got[i]) ? 0 : 1;
+        if (!matches_brute_force(i, cfg, p, v, got[i])) ++wrong;
     }
     return wrong;
+}
+
+// Whether boid i's summary from the step is the per-boid query's (gather_neighbors over
+// `pairs`, then summarize), bit for bit.
+template <class V, class Finder>
+bool same_as_per_boid_query(std::size_t i, const boids::flock_config<V>& cfg, const Finder& pairs,
+                            const std::vector<V>& v, const boids::neighborhood_summary<V>& got,
+                            std::vector<boids::neighbor<boids::scalar_t<V>, boids::dimension_v<V>>>& buffer) {
+    auto same = [](const V& a, const V& b) { return std::memcmp(&a, &b, sizeof(V)) == 0; };
+    const auto seen = boids::detail::gather_neighbors(i, pairs, boids::span<const V>(v), cfg, buffer);
+    const auto want = boids::summarize(i, boids::span<const V>(v), seen, cfg.separate);
+    return got.count == want.count && got.coincident == want.coincident &&
+           same(got.coincident_push, want.coincident_push) && same(got.velocity_sum, want.velocity_sum) &&
+           same(got.offset_sum, want.offset_sum) && same(got.push, want.push);
 }
 
 template <class V>
@@ -1191,42 +1206,38 @@ TEST_CASE(
 TEST_CASE("boids stacked on one spot beyond the cap heed the lowest indices there, as all_pairs' per-boid query",
           "[flock][dense]") {
     // A flock spawned on one spot: each boid on it sees more others at distance 0 than
-    // it heeds. A stack inside a cell, one on a torus's seam (a cell's edge), boids around.
+    // it heeds. A stack inside a cell, one on a torus's seam (a cell's edge), boids
+    // around; stacks of hundreds, and of a thousand (crowded cells, whose sub-cells hold
+    // the stacks: their boids skip the kernel).
     using V = test::dvec2;
     const std::size_t cap = GENERATE(std::size_t(7), std::size_t(40));
     const auto edges = GENERATE(boids::edges::toroidal, boids::edges::open);
+    const std::size_t n = GENERATE(std::size_t(900), std::size_t(3000));
     auto cfg = boids::lesson::config<V>();
     cfg.world = boids::world<double, 2>::box(edges, {600.0, 600.0});
     cfg.max_neighbors = cap;
     boids::random_stream rng(8);
-    std::vector<V> p(900), v(900);
+    std::vector<V> p(n), v(n);
     for (std::size_t i = 0; i < p.size(); ++i) {
         if (i % 3 == 0) p[i] = V{217.3, 301.9};
-        else if (i % 6 == 1) p[i] = V{0.0, 150.2};
+        else if (i % 3 == 1) p[i] = V{0.0, 150.2};
         else p[i] = V{rng.uniform(0, 600), rng.uniform(0, 600)};
         v[i] = boids::scale(boids::unit_direction<V>(rng.next()), rng.uniform(60, 160));
     }
     boids::uniform_grid<V> grid(cfg.world, cfg.view_radius);
     boids::flock_workspace<V> ws;
     const auto got = summaries_of_step(cfg, p, v, grid, ws);
-    CAPTURE(cap, static_cast<int>(edges), ws.report.reason);
-    CHECK(ws.report.off_kernel.on_one_spot >= 450);
+    CAPTURE(cap, static_cast<int>(edges), n, ws.report.reason);
+    CHECK(ws.report.off_kernel.on_one_spot >= 2 * n / 3);
     CHECK(summaries_off_brute_force(cfg, p, v, got) == 0);
     // Those on a spot: the per-boid query's neighbours and sums over them, bit for bit.
     boids::all_pairs<V> pairs(cfg.world);
     pairs.build(boids::span<const V>(p));
     std::vector<boids::neighbor<double, 2>> buffer;
-    auto same = [](const V& a, const V& b) { return std::memcmp(&a, &b, sizeof(V)) == 0; };
     std::size_t differ = 0;
     for (std::size_t i = 0; i < p.size(); ++i) {
-        if (i % 3 != 0 && i % 6 != 1) continue;
-        const auto seen = boids::detail::gather_neighbors(i, pairs, boids::span<const V>(v), cfg, buffer);
-        const auto want = boids::summarize(i, boids::span<const V>(v), seen, cfg.separate);
-        const bool equal = got[i].count == want.count && got[i].coincident == want.coincident &&
-                           same(got[i].coincident_push, want.coincident_push) &&
-                           same(got[i].velocity_sum, want.velocity_sum) && same(got[i].offset_sum, want.offset_sum) &&
-                           same(got[i].push, want.push);
-        differ += equal ? 0 : 1;
+        if (i % 3 == 2) continue;
+        if (!same_as_per_boid_query(i, cfg, pairs, v, got[i], buffer)) ++differ;
     }
     CHECK(differ == 0);
 }
@@ -1261,4 +1272,70 @@ TEST_CASE("a cap or k beyond the flock allocates by the flock: 1 << 30, SIZE_MAX
         const auto topological = run(std::size_t(1) << 30, grid, boids::neighborhood_kind::topological);
         CHECK(same_bits(topological.first, run(p0.size() - 1, grid, boids::neighborhood_kind::topological).first));
     }
+}
+
+TEST_CASE(
+    "a capped flock on a lattice in a crowded cell, tied at the cap, with twins: brute force's summaries, "
+    "the per-boid query's bits where the kernel hands a boid over",
+    "[flock][dense]") {
+    // A spawn in rows: the nearest max_neighbors of nearly every boid end within a tie in
+    // distance, and some boids share a point with a twin (on one spot, fewer than the
+    // cap): the per-boid path, which looks for them in balls widened from where the
+    // kernel found the nearest, not the whole radius.
+    using V = test::dvec2;
+    const std::size_t cap = GENERATE(std::size_t(7), std::size_t(40));
+    const double angle = GENERATE(270.0, 360.0);
+    const auto edges = GENERATE(boids::edges::toroidal, boids::edges::open);
+    auto cfg = boids::lesson::config<V>();
+    cfg.world = boids::world<double, 2>::box(edges, {600.0, 600.0});
+    cfg.max_neighbors = cap;
+    cfg.view_angle = angle;
+    boids::random_stream rng(12);
+    std::vector<V> p, v;
+    std::vector<int> on_lattice;
+    for (int row = 0; row < 24; ++row)
+        for (int col = 0; col < 24; ++col) {
+            const V at{217.0 + col / 8.0, 301.0 + row / 8.0};
+            for (int twin = 0; twin < ((row * 24 + col) % 7 == 3 ? 2 : 1); ++twin) {
+                p.push_back(at);
+                on_lattice.push_back(twin + 1);
+            }
+        }
+    for (int i = 0; i < 600; ++i) {
+        p.push_back(V{rng.uniform(0, 600), rng.uniform(0, 600)});
+        on_lattice.push_back(0);
+    }
+    for (std::size_t i = 0; i < p.size(); ++i) v.push_back(boids::scale(boids::unit_direction<V>(rng.next()), 100.0));
+    crowd_grid<V> grid(cfg.world, cfg.view_radius);
+    boids::flock_workspace<V> ws;
+    const auto got = summaries_of_step(cfg, p, v, grid, ws);
+    CAPTURE(cap, angle, static_cast<int>(edges), ws.report.reason);
+    REQUIRE(grid.crowded() >= 1);
+    CHECK(ws.report.boids_off_kernel > 100);
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; i < p.size(); ++i)
+        if ((on_lattice[i] > 0 || i % 10 == 0) && !matches_brute_force(i, cfg, p, v, got[i])) ++wrong;
+    CHECK(wrong == 0);
+    // Where the nearest max_neighbors end in a tie (by brute force), or a twin is seen:
+    // the per-boid query's neighbours and sums over them, bit for bit.
+    boids::all_pairs<V> pairs(cfg.world);
+    pairs.build(boids::span<const V>(p));
+    std::vector<boids::neighbor<double, 2>> buffer;
+    std::size_t handed = 0, differ = 0;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        if (on_lattice[i] == 0) continue;
+        buffer.clear();
+        const auto cone = boids::vision_cone<double, 2>::from(v[i], cfg.view_angle);
+        pairs.for_each_within(i, cfg.view_radius, cone,
+                              [&](const boids::neighbor<double, 2>& nb) { buffer.push_back(nb); });
+        std::sort(buffer.begin(), buffer.end(),
+                  [](const auto& a, const auto& b) { return a.distance_squared < b.distance_squared; });
+        const bool tie = buffer.size() > cap && buffer[cap - 1].distance_squared == buffer[cap].distance_squared;
+        const bool twin = !buffer.empty() && buffer[0].distance_squared == 0.0;
+        if (!tie && !twin) continue;
+        ++handed;
+        if (!same_as_per_boid_query(i, cfg, pairs, v, got[i], buffer)) ++differ;
+    }
+    CHECK(handed > 100);
+    CHECK(differ == 0);
 }

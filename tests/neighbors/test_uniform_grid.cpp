@@ -477,8 +477,8 @@ TEMPLATE_TEST_CASE(
 }
 
 TEMPLATE_TEST_CASE(
-    "uniform_grid k nearest of a spawn beside a spread flock: all_pairs' answers from the sub-cells of its "
-    "crowded cells",
+    "uniform_grid k nearest and metric queries of a spawn beside a spread flock: all_pairs' answers from the "
+    "sub-cells",
     "[uniform_grid][property]", BOIDS_ALL_VEC_TYPES) {
     // Cells capped by the spread half (about 8 a boid over the world) hold each packed
     // spawn whole: one jittered within half a unit, one across a torus's seam, one on a
@@ -516,6 +516,15 @@ TEMPLATE_TEST_CASE(
             REQUIRE(test::knn_list<V>(grid, i, k, std::numeric_limits<S>::infinity()) ==
                     test::knn_list<V>(ref, i, k, std::numeric_limits<S>::infinity()));
         REQUIRE(test::knn_list<V>(grid, i, 7, S(0.01)) == test::knn_list<V>(ref, i, 7, S(0.01)));
+        // Within a radius (the metric query reads only the sub-cells it reaches), all
+        // round and in a cone, from within a sub-cell to beyond the crowded cell.
+        const auto cone = boids::vision_cone<S, D>::from(boids::unit_direction<V>(i), S(270));
+        const boids::vision_cone<S, D> all{};
+        for (const S r : {S(0.05), S(0.3), S(2), S(60)}) {
+            CAPTURE(r);
+            REQUIRE(test::metric_set<V>(grid, i, r, all) == test::metric_set<V>(ref, i, r, all));
+            REQUIRE(test::metric_set<V>(grid, i, r, cone) == test::metric_set<V>(ref, i, r, cone));
+        }
         if (i % 8 < 3) {
             std::vector<boids::neighbor<S, D>> storage(7);
             boids::k_nearest<S, D> knn(boids::span<boids::neighbor<S, D>>(storage), 7);

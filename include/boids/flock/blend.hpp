@@ -3,6 +3,7 @@
 // the predator (flock_rules), and the rules as parts of a blend of your own.
 #pragma once
 #include <algorithm>
+#include <limits>
 #include <type_traits>
 #include "../behaviors/seek_flee_arrive.hpp"
 #include "config.hpp"
@@ -187,10 +188,14 @@ namespace detail {
 // them all (a topological k larger than the flock, or no cap, allocates by the flock
 // and the neighbourhood, never by k or the cap). A crowd of more than the cap is cut
 // to its nearest by selection, then ranked (distance, then index) as k_nearest ranks.
+// Where its nearest cap are known to lie within `nearest_within` (a crowded boid of
+// the fused step), balls from there, each twice as wide, find them once one holds
+// more than the cap: then the very list the whole radius gives.
 template <class V, class Finder>
-[[nodiscard]] neighborhood<V> gather_neighbors(std::size_t i, const Finder& finder,
-                                               detail::identity_t<span<const V>> velocities, const flock_config<V>& cfg,
-                                               std::vector<neighbor<scalar_t<V>, dimension_v<V>>>& buffer) {
+[[nodiscard]] neighborhood<V> gather_neighbors(
+    std::size_t i, const Finder& finder, detail::identity_t<span<const V>> velocities, const flock_config<V>& cfg,
+    std::vector<neighbor<scalar_t<V>, dimension_v<V>>>& buffer,
+    scalar_t<V> nearest_within = std::numeric_limits<scalar_t<V>>::infinity()) {
     using S = scalar_t<V>;
     constexpr std::size_t D = dimension_v<V>;
     using nb = neighbor<S, D>;
@@ -202,11 +207,16 @@ template <class V, class Finder>
         finder.nearest(i, knn, cfg.view_radius);
         count = knn.size();
     } else {
-        buffer.clear();  // keeps its capacity
         const auto cone = vision_cone<S, D>::from(velocities[i], cfg.view_angle);
-        finder.for_each_within(i, cfg.view_radius, cone, [&](const nb& found) { buffer.push_back(found); });
-        count = buffer.size();
         const std::size_t cap = cfg.neighbor_cap();
+        for (S r = nearest_within;; r = std::max(r * S(2), cfg.view_radius * S(1.0 / 4096))) {
+            const bool whole = !(r < cfg.view_radius);
+            buffer.clear();  // keeps its capacity
+            finder.for_each_within(i, whole ? cfg.view_radius : r, cone,
+                                   [&](const nb& found) { buffer.push_back(found); });
+            count = buffer.size();
+            if (count > cap || whole) break;
+        }
         if (count > cap) {
             auto nearer = [](const nb& a, const nb& b) {
                 return a.distance_squared < b.distance_squared ||
@@ -224,11 +234,12 @@ template <class V, class Finder>
 // Boid i's neighbours (in slot s of a dense grid read through `runs`) as
 // gather_neighbors finds them. Where at least its cap of others share its very spot
 // (a flock spawned there: `coincident` of them seen), those it heeds are the cap of
-// lowest index on that spot, the same list found among the first slots of its cell.
+// lowest index on that spot, the same list found in its sub-cell's stack or among the
+// first slots of its cell; `nearest_within` as gather_neighbors takes it.
 template <class V, class Runs, class Finder>
 [[nodiscard]] neighborhood<V> gather_heeded(std::size_t i, std::size_t s, const Runs& runs, const Finder& finder,
                                             span<const V> velocities, const flock_config<V>& cfg,
-                                            std::size_t coincident,
+                                            std::size_t coincident, scalar_t<V> nearest_within,
                                             std::vector<neighbor<scalar_t<V>, dimension_v<V>>>& buffer) {
     using nb = neighbor<scalar_t<V>, dimension_v<V>>;
     const std::size_t cap = cfg.neighbor_cap();
@@ -238,7 +249,7 @@ template <class V, class Runs, class Finder>
         if (runs.nearest_on_own_spot(s, knn))
             return seen_neighbors(span<nb>(buffer.data(), buffer.size()), knn.size(), velocities, cfg);
     }
-    return gather_neighbors(i, finder, velocities, cfg, buffer);
+    return gather_neighbors(i, finder, velocities, cfg, buffer, nearest_within);
 }
 }  // namespace detail
 

@@ -2,7 +2,9 @@
 // hold each of their boids once, in the sub-cell its coordinates name, in slot order;
 // strays in the cell do not spread them thin; cells that would mislead a query get none.
 #include "neighbor_check.hpp"
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <cstddef>
 #include <limits>
 #include <vector>
@@ -102,7 +104,7 @@ TEMPLATE_TEST_CASE(
         }
     }
     std::size_t once = 0;
-    for (std::size_t s = 0; s < seen.size(); ++s) once += seen[s] == 1 ? 1 : 0;
+    for (std::size_t s = 0; s < seen.size(); ++s) once += seen[s] == 1 ? 1u : 0u;
     CHECK(once == entries);
     // Built again over the same flock: the same sub-cells, no buffer moved (no allocation).
     const auto* start = cr.start.data();
@@ -160,4 +162,83 @@ TEMPLATE_TEST_CASE(
     grid.build(boids::span<const V>(pos));
     CHECK(grid.fullest() > boids::detail::crowded_cell_size);
     CHECK(grid.crowded() == 0);
+}
+
+TEMPLATE_TEST_CASE(
+    "crowded cells: a stack over half a sub-cell is found, and named to its boids only where no other boid of the "
+    "cell can lie at distance 0",
+    "[uniform_grid][crowded]", BOIDS_ALL_VEC_TYPES) {
+    using V = TestType;
+    using S = boids::scalar_t<V>;
+    constexpr std::size_t D = boids::dimension_v<V>;
+    // A spawn on one spot away from 0, strays around it in its cell; a stack on 0 in the
+    // cell beside, alone there or with strays so near 0 that their offsets square to 0.
+    const S tiny = S(sizeof(S) == sizeof(float) ? 1e-30 : 1e-170);
+    const bool strays_by_zero = GENERATE(false, true);
+    auto pos = spawn_with_strays<V>(0, 40, 600, 620.0);
+    pos.erase(std::remove_if(pos.begin(), pos.end(), [](const V& x) { return boids::get(x, 0) < S(40); }), pos.end());
+    const V spot = boids::generate<V>([](std::size_t d) { return S(617.25 + double(d)); });
+    const V zero = boids::zero<V>();
+    std::vector<V> stacked;  // by index: the two stacks interleaved, the others after
+    for (std::size_t i = 0; i < 1400; ++i) {
+        stacked.push_back(i % 2 ? spot : zero);
+        if (strays_by_zero && i % 40 == 0)
+            stacked.push_back(boids::generate<V>([&](std::size_t d) { return d ? S(0) : S(i / 40 + 1) * tiny; }));
+    }
+    pos.insert(pos.begin(), stacked.begin(), stacked.end());
+    crowded_build<V> b(boids::world_for<V>{}, S(40));
+    b.build(pos);
+    const auto& g = b.cells;
+    const auto& cr = g.crowded;
+    CAPTURE(D, strays_by_zero);
+    REQUIRE(cr.grids.size() == 2);
+    REQUIRE(cr.spot_count.size() + 1 == cr.start.size());
+    auto same = [](const V& a, const V& c) {
+        bool equal = true;
+        for (std::size_t d = 0; d < D; ++d) equal = equal && boids::get(a, d) == boids::get(c, d);
+        return equal;
+    };
+    auto at = [&](std::size_t e) { return g.order[cr.slot[e]]; };
+    for (std::size_t c = 0; c + 1 < cr.start.size(); ++c) {  // each stack: over half its sub-cell's entries
+        const std::size_t e0 = cr.start[c], e1 = cr.start[c + 1];
+        std::size_t most = 0, first = e1;
+        for (std::size_t e = e0; e < e1; ++e) {
+            std::size_t on = 0;
+            for (std::size_t f = e0; f < e1; ++f) on += same(pos[at(e)], pos[at(f)]) ? 1u : 0u;
+            if (on > most) most = on, first = e;
+        }
+        // Kept unless a boid off the spot lies at an offset from it that squares to 0.
+        bool joined = false;
+        for (std::size_t j = 0; first < e1 && j < pos.size(); ++j) {
+            const V o = boids::offset(boids::world_for<V>{}, pos[at(first)], pos[j]);
+            joined = joined || (!same(pos[j], pos[at(first)]) && boids::dot(o, o) == S(0));
+        }
+        CAPTURE(c, e1 - e0, most, joined);
+        if (2 * most > e1 - e0 && e1 - e0 > 1 && !joined) {
+            CHECK(cr.spot_count[c] == most);
+            CHECK(cr.spot_first[c] == first);
+        } else {
+            CHECK(cr.spot_count[c] == 0);
+        }
+    }
+    std::size_t on_spot = 0, on_zero = 0;
+    for (std::size_t i = 0; i < pos.size(); ++i) {
+        const auto stack = boids::detail::stack_on_own_spot(g, g.slot[i]);
+        if (same(pos[i], spot)) {
+            REQUIRE(stack.count == 700);  // (strays in its cell, some in its sub-cell)
+            std::size_t on = 0;
+            for (std::size_t e = stack.first; e < stack.end; ++e) on += same(pos[at(e)], spot) ? 1u : 0u;
+            CHECK(on == 700);
+            CHECK(same(pos[at(stack.first)], spot));
+            ++on_spot;
+        } else if (same(pos[i], zero)) {
+            // Alone in its cell: the cell's boids are the stack's; beside the strays: none.
+            CHECK(stack.count == (strays_by_zero ? 0u : 700u));
+            ++on_zero;
+        } else {
+            CHECK(stack.count == 0);
+        }
+    }
+    CHECK(on_spot == 700);
+    CHECK(on_zero == 700);
 }

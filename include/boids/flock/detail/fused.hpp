@@ -256,6 +256,7 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
             // The kernel over `blk`, whose candidates need the minimum image lane by lane
             // where `lanes`: one instantiation per case, so each inner loop is free of
             // these branches.
+            S cut_r2 = full_r2;  // where the kernel last cut its radius (its heeded nearest lie within)
             auto run = [&](const candidate_block<S, D>& blk, bool lanes) {
                 auto with = [&](auto wrap) {
                     constexpr wrap_mode W = decltype(wrap)::value;
@@ -290,14 +291,17 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
                     runs, s, q.p, heed, share, full_r2, most_reach, otherwise, vels, scratch,
                     [&](const auto& blk) { return heeded(blk, false, neighbours_unknown); },
                     [&](const auto& blk, S r2) {
-                        q.r2 = r2;
+                        q.r2 = cut_r2 = r2;
                         run(blk, false);
                         q.r2 = full_r2;
                     });
             };
+            // At least its cap of others on its very spot, stacked in its sub-cell: it heeds
+            // the stack's first (the general path below, without a kernel's count).
+            const bool on_spot = beside_crowd && runs.on_crowded_spot(s, heed);
             const bool crowd_first = beside_crowd && (!two_level || near.size > crowded_cell_size);
-            bool summed = false;
-            if (crowd_first) summed = in_sub_cells(two_level ? near.size : block.size);
+            bool summed = on_spot;
+            if (crowd_first && !on_spot) summed = in_sub_cells(two_level ? near.size : block.size);
             if (!summed && two_level && near.size > heed + 1) {
                 // Crowded within the near block, with its nearest closer than any boid
                 // outside it: they are its nearest of all, summed from that block alone.
@@ -307,7 +311,7 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
                 if (cut < full_r2) {
                     const S outside = runs.outside_distance(s, near_plan.reach);
                     if (cut < outside * outside) {
-                        q.r2 = cut;
+                        q.r2 = cut_r2 = cut;
                         run(near, near_per_lane);
                         q.r2 = full_r2;
                         summed = true;
@@ -324,7 +328,7 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
                 if (last_crowded && capped) {
                     // Likely crowded too: counted from the distances rather than by a first
                     // run of the kernel. Not crowded after all: q.r2 comes back as it was.
-                    q.r2 = heeded(block, per_lane, neighbours_unknown);
+                    q.r2 = cut_r2 = heeded(block, per_lane, neighbours_unknown);
                     run(block, per_lane);
                     last_crowded = q.r2 < full_r2 || sums.count > heed;
                     q.r2 = full_r2;
@@ -334,17 +338,20 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
                     if (last_crowded && sums.coincident == 0) {
                         // Crowded: it heeds its max_neighbors nearest, summed by the kernel with
                         // its radius cut to the last of them (a tie there: the general path below).
-                        q.r2 = heeded(block, per_lane, sums.count);
+                        q.r2 = cut_r2 = heeded(block, per_lane, sums.count);
                         run(block, per_lane);
                         q.r2 = full_r2;
                     }
                 }
             }
             V a;
-            if (sums.coincident > 0 || sums.count > heed) {  // rare: the exact general path
-                if (sums.coincident > 0) ++scratch.off.on_one_spot;
+            if (on_spot || sums.coincident > 0 || sums.count > heed) {  // rare: the exact general path
+                if (on_spot || sums.coincident > 0) ++scratch.off.on_one_spot;
                 else ++scratch.off.tied_at_cap;
-                const auto seen = gather_heeded(i, s, runs, grid, old_vel, cfg, sums.coincident, scratch.neighbors);
+                const std::size_t coincident = on_spot ? heed : sums.coincident;
+                if (filled && cut_r2 == full_r2 && sums.count > heed) cut_r2 = heeded(block, per_lane, sums.count);
+                const S within = cut_r2 < full_r2 ? std::sqrt(cut_r2) * S(1.0 + 1.0 / 64) : cfg.view_radius;
+                const auto seen = gather_heeded(i, s, runs, grid, old_vel, cfg, coincident, within, scratch.neighbors);
                 a = blend_at(blend, i, p_i, v_i, boids::summarize(i, old_vel, seen, cfg.separate), dt);
             } else if (batched) {
                 if (batch.add(s, sums.count, p_i, v_i, to_vector<V>(sums.push), to_vector<V>(sums.offset),

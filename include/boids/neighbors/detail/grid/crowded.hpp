@@ -1,8 +1,9 @@
 // boids/neighbors/detail/grid/crowded.hpp - a second level of cells inside the cells that hold
 // hundreds of boids. A grid's cells are capped at about 8 a boid over the box its
 // flock spans, so boids packed within a pixel while as many others spread over the
-// world (a spawn beside a flock) share a few cells; the k-nearest query reads only
-// the sub-cells its ball touches there, not the whole cell.
+// world (a spawn beside a flock) share a few cells; the k-nearest and metric queries
+// read only the sub-cells their ball touches there, not the whole cell, and boids
+// stacked on one spot (over half a sub-cell) find their nearest in the stack at once.
 #pragma once
 #include <algorithm>
 #include <array>
@@ -10,7 +11,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 #include <vector>
+#include "layout.hpp"
 
 namespace boids {
 namespace detail {
@@ -37,6 +40,9 @@ struct crowded_cells {
     std::vector<std::uint32_t> slot;   // each entry's slot in the grid
     std::vector<S> pos;                // each entry's position per axis, stride apart
     std::size_t stride = 0;
+    // Per sub-cell, where over half its entries share one spot (a stack): how many, and
+    // the first of them; 0 and 0 where none.
+    std::vector<std::uint32_t> spot_count, spot_first;
     std::vector<std::uint32_t> sub;  // the build's scratch: each entry's sub-cell
     std::vector<S> sorting;          // and one cell's coordinates along an axis
 
@@ -110,6 +116,125 @@ bool size_sub_grid(const G& g, std::size_t s0, std::size_t s1, SubGrid& sg, std:
     return true;
 }
 
+// Each sub-cell's stack, where over half its entries share one spot: found by a
+// vote (the majority's candidate) and a count.
+template <class S, std::size_t D>
+void find_stacks(crowded_cells<S, D>& cr, std::size_t cells) {
+    cr.spot_count.assign(cells, 0);
+    cr.spot_first.assign(cells, 0);
+    auto same = [&](std::size_t a, std::size_t b) {
+        bool equal = true;
+        for (std::size_t d = 0; d < D; ++d) equal = equal && cr.pos[d * cr.stride + a] == cr.pos[d * cr.stride + b];
+        return equal;
+    };
+    for (std::size_t c = 0; c < cells; ++c) {
+        const std::size_t e0 = cr.start[c], e1 = cr.start[c + 1];
+        if (e1 - e0 < 2) continue;
+        std::size_t candidate = e0, votes = 0;
+        for (std::size_t e = e0; e < e1; ++e) {
+            if (votes == 0) candidate = e;
+            votes = same(e, candidate) ? votes + 1 : votes - 1;
+        }
+        std::size_t count = 0, first = e1;
+        for (std::size_t e = e0; e < e1; ++e)
+            if (same(e, candidate) && count++ == 0) first = e;
+        if (2 * count > e1 - e0) {
+            cr.spot_count[c] = static_cast<std::uint32_t>(count);
+            cr.spot_first[c] = static_cast<std::uint32_t>(first);
+        }
+    }
+}
+
+// Whether no boid outside slot si's cell can lie at a distance from it that squares
+// to 0: each neighbouring cell more than a rounding's gap away.
+template <class G>
+[[nodiscard]] bool apart_from_other_cells(const G& g, std::size_t si) noexcept {
+    using S = typename G::scalar;
+    using world_t = std::decay_t<decltype(g.layout.world)>;
+    const auto& lay = g.layout;
+    const auto& c = g.scell[si];
+    for (std::size_t d = 0; d < G::dim; ++d) {
+        // (A torus's cell is the wrapped coordinate's.)
+        const S p = g.spos[d * g.order.size() + si];
+        const S x = lay.torus() ? world_t::wrap_scalar(p, lay.world.size[d]) : p;
+        for (const std::int32_t j : {c[d] - 1, c[d] + 1}) {
+            if (!lay.torus() && (j < 0 || j >= lay.n[d])) continue;  // no cell there
+            const S gap = lay.cell_gap(x, j, d);
+            if (!(gap * gap >= std::numeric_limits<S>::min())) return false;
+        }
+    }
+    return true;
+}
+
+// Whether a boid of slots [s0, s1) off the spot p lies at an offset from it that
+// squares to 0 (a rounding's distance, or a torus's image of it).
+template <class G>
+[[nodiscard]] bool rounds_onto(const G& g, std::size_t s0, std::size_t s1,
+                               const std::array<typename G::scalar, G::dim>& p) noexcept {
+    using S = typename G::scalar;
+    const std::size_t n = g.order.size();
+    for (std::size_t s = s0; s < s1; ++s) {
+        bool on = true;
+        S d2 = S(0);
+        for (std::size_t d = 0; d < G::dim; ++d) {
+            const S x = g.spos[d * n + s], o = g.layout.world.offset_component(p[d], x, d);
+            on = on && x == p[d];
+            d2 += o * o;
+        }
+        if (!on && d2 == S(0)) return true;
+    }
+    return false;
+}
+
+// Keeps the stacks that no other boid can join at distance 0: of their cell, a boid off
+// the spot can only where some coordinate of it lies near 0 (within about 1e-11 in
+// float); of a neighbouring cell, only where the spot lies on the cells' border. Those
+// are looked at, boid by boid, up to about 4 times the flock in all; beyond, dropped.
+template <class G>
+void confirm_stacks(G& g) {
+    using S = typename G::scalar;
+    constexpr std::size_t dim = G::dim;
+    auto& cr = g.crowded;
+    const auto& lay = g.layout;
+    const std::size_t n = g.order.size();
+    // Distinct coordinates at least this far from 0 differ by a normal number's root.
+    const S apart = S(4) * std::sqrt(std::numeric_limits<S>::min()) / std::numeric_limits<S>::epsilon();
+    std::size_t budget = 4 * n + 4096;
+    for (const auto& sg : cr.grids) {
+        std::size_t cells = 1;
+        for (std::size_t d = 0; d < dim; ++d) cells *= static_cast<std::size_t>(sg.n[d]);
+        for (std::size_t c = sg.first; c < sg.first + cells; ++c) {
+            if (cr.spot_count[c] == 0) continue;
+            const std::size_t si = cr.slot[cr.spot_first[c]];
+            std::array<S, dim> p{};
+            bool far_from_zero = true;
+            for (std::size_t d = 0; d < dim; ++d) {
+                p[d] = g.spos[d * n + si];
+                far_from_zero = far_from_zero && std::fabs(p[d]) >= apart;
+            }
+            bool joined = false;
+            auto look = [&](std::size_t s0, std::size_t s1) {
+                if (joined || s1 - s0 > budget) return void(joined = true);
+                budget -= s1 - s0;
+                joined = rounds_onto(g, s0, s1, p);
+            };
+            if (!far_from_zero) look(g.bucket_start[sg.bucket], g.bucket_start[sg.bucket + 1]);
+            if (!apart_from_other_cells(g, si)) {
+                std::array<std::int32_t, dim> lo{}, hi{}, o{};
+                lay.clipped_offsets(sg.cell, 1, lo, hi);
+                iterate_box(lo, hi, o, 0, [&](const std::array<std::int32_t, dim>& off) {
+                    std::array<std::int32_t, dim> cell{};
+                    for (std::size_t d = 0; d < dim; ++d) cell[d] = lay.wrap_cell(sg.cell[d] + off[d], d);
+                    if (cell == sg.cell) return;
+                    const std::size_t b = lay.bucket_of(cell);
+                    look(g.bucket_start[b], g.bucket_start[b + 1]);
+                });
+            }
+            if (joined) cr.spot_count[c] = 0;
+        }
+    }
+}
+
 // The sub-grids of every cell of g (a dense grid) holding more than
 // crowded_cell_size boids; none where no cell does (a scan of the cells only then).
 // No allocation once the buffers have grown to a flock's crowd.
@@ -170,6 +295,33 @@ void build_crowded(G& g) {
         cr.slot[j] = 0;
         for (std::size_t d = 0; d < dim; ++d) cr.pos[d * cr.stride + j] = S(0);
     }
+    find_stacks(cr, cells);
+    confirm_stacks(g);
+}
+
+// The stack on slot si's very spot in a crowded cell's sub-cell, that no other boid
+// joins at distance 0 (find_stacks, confirm_stacks): how many boids share it, and its
+// sub-cell's entries from the first of them (in slot order, so in index order); a
+// count of 0 where there is none.
+struct own_stack {
+    std::size_t count = 0, first = 0, end = 0;
+};
+template <class G>
+[[nodiscard]] own_stack stack_on_own_spot(const G& g, std::size_t si) noexcept {
+    const auto& cr = g.crowded;
+    const std::size_t b = g.layout.bucket_of(g.scell[si]);
+    const auto* sg =
+        g.bucket_start[b + 1] - g.bucket_start[b] > crowded_cell_size && !cr.grids.empty() ? cr.find(b) : nullptr;
+    if (sg == nullptr) return {};
+    const std::size_t n = g.order.size();
+    std::size_t c = 0;
+    for (std::size_t d = G::dim; d-- > 0;)
+        c = c * static_cast<std::size_t>(sg->n[d]) + static_cast<std::size_t>(cr.sub_coord(*sg, g.spos[d * n + si], d));
+    c += sg->first;
+    const std::size_t count = cr.spot_count[c], first = cr.spot_first[c];
+    for (std::size_t d = 0; count > 0 && d < G::dim; ++d)
+        if (!(cr.pos[d * cr.stride + first] == g.spos[d * n + si])) return {};
+    return {count, first, cr.start[c + 1]};
 }
 
 }  // namespace detail

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <limits>
 #include "knn.hpp"
+#include "runs.hpp"
 
 namespace boids {
 namespace detail {

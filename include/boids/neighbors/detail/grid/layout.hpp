@@ -21,6 +21,20 @@
 namespace boids {
 namespace detail {
 
+// Calls f(offset) for every offset in the box [lo, hi], the last axis fastest.
+template <std::size_t D, class F>
+void iterate_box(const std::array<std::int32_t, D>& lo, const std::array<std::int32_t, D>& hi,
+                 std::array<std::int32_t, D>& cur, std::size_t d, F&& f) {
+    if (d == D) {
+        f(static_cast<const std::array<std::int32_t, D>&>(cur));
+        return;
+    }
+    for (std::int32_t o = lo[d]; o <= hi[d]; ++o) {
+        cur[d] = o;
+        iterate_box(lo, hi, cur, d + 1, f);
+    }
+}
+
 template <class V, bool Hashed>
 struct grid_layout {
     using scalar = scalar_t<V>;

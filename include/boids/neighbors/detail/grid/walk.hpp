@@ -14,20 +14,6 @@
 namespace boids {
 namespace detail {
 
-// Calls f(offset) for every offset in the box [lo, hi], the last axis fastest.
-template <std::size_t D, class F>
-void iterate_box(const std::array<std::int32_t, D>& lo, const std::array<std::int32_t, D>& hi,
-                 std::array<std::int32_t, D>& cur, std::size_t d, F&& f) {
-    if (d == D) {
-        f(static_cast<const std::array<std::int32_t, D>&>(cur));
-        return;
-    }
-    for (std::int32_t o = lo[d]; o <= hi[d]; ++o) {
-        cur[d] = o;
-        iterate_box(lo, hi, cur, d + 1, f);
-    }
-}
-
 // visit(s0, s1, only) for a dense row of cells x0..x1 (one run of slots, only = null)
 // or for one hashed cell (its bucket, which may hold other cells: only = &cell).
 template <class V, bool Hashed, class Visit>
@@ -123,7 +109,50 @@ void scan_slots(const grid_cells<V, Hashed>& g, std::size_t self, const std::arr
     }
 }
 
-// Every other boid within `radius` of boid i and inside the cone, to `sink`.
+// The boids of a crowded cell (crowded.hpp) in the sub-cells that the ball of radius r
+// around p may reach (one wider each way, for rounding), as scan_slots gives them, row
+// by row of sub-cells along x: f(neighbor).
+template <class V, class SubGrid, class F>
+void scan_sub_cells(const grid_cells<V, false>& g, const SubGrid& sg, std::size_t self,
+                    const std::array<scalar_t<V>, dimension_v<V>>& p, scalar_t<V> r, F&& f) {
+    using scalar = scalar_t<V>;
+    constexpr std::size_t dim = dimension_v<V>;
+    const auto& cr = g.crowded;
+    const std::size_t n = g.order.size();
+    std::array<std::int32_t, dim> lo{}, hi{};
+    for (std::size_t d = 0; d < dim; ++d) {
+        scalar x = p[d];  // as near the cell as p's images go
+        if (g.layout.images()) {
+            const scalar middle = sg.origin[d] + scalar(0.5) * sg.w[d] * static_cast<scalar>(sg.n[d]);
+            x = middle - world_for<V>::minimum_image(middle - x, g.layout.world.size[d]);
+        }
+        lo[d] = static_cast<std::int32_t>(std::max(cr.sub_coord(sg, x - r, d) - scalar(1), scalar(0)));
+        hi[d] = static_cast<std::int32_t>(std::min(cr.sub_coord(sg, x + r, d) + scalar(1), scalar(sg.n[d] - 1)));
+    }
+    std::array<std::int32_t, dim> j = lo;
+    for (;;) {
+        std::size_t c = 0;
+        for (std::size_t d = dim; d-- > 1;) c = c * static_cast<std::size_t>(sg.n[d]) + static_cast<std::size_t>(j[d]);
+        c = sg.first + c * static_cast<std::size_t>(sg.n[0]);
+        const std::size_t e1 = cr.start[c + static_cast<std::size_t>(hi[0]) + 1];
+        for (std::size_t e = cr.start[c + static_cast<std::size_t>(lo[0])]; e < e1; ++e) {
+            const std::size_t s = cr.slot[e];
+            if (g.order[s] == self) continue;
+            neighbor<scalar, dim> nb{g.order[s], scalar(0), {}};
+            for (std::size_t d = 0; d < dim; ++d) {
+                nb.offset[d] = g.layout.world.offset_component(p[d], g.spos[d * n + s], d);
+                nb.distance_squared += nb.offset[d] * nb.offset[d];
+            }
+            f(nb);
+        }
+        std::size_t d = 1;
+        for (; d < dim && ++j[d] > hi[d]; ++d) j[d] = lo[d];
+        if (d == dim) return;
+    }
+}
+
+// Every other boid within `radius` of boid i and inside the cone, to `sink`: in cell
+// order, and in a crowded cell of a dense grid only the sub-cells the ball reaches.
 template <class V, bool Hashed, class Sink>
 void for_each_within(const grid_cells<V, Hashed>& g, std::size_t i, scalar_t<V> radius,
                      const vision_cone<scalar_t<V>, dimension_v<V>>& cone, Sink&& sink) {
@@ -132,27 +161,41 @@ void for_each_within(const grid_cells<V, Hashed>& g, std::size_t i, scalar_t<V> 
     const scalar_t<V> r2 = radius * radius;
     const auto p = g.position_in(si);
     const std::int32_t reach = g.layout.reach_for(radius);
+    auto offer = [&](const neighbor<scalar_t<V>, dimension_v<V>>& nb) {
+        if (nb.distance_squared <= r2 && cone.sees(nb.offset, nb.distance_squared)) sink(nb);
+    };
     auto visit = [&](std::size_t s0, std::size_t s1, const cell_t* only) {
-        scan_slots(g, i, p, s0, s1, only, [&](const neighbor<scalar_t<V>, dimension_v<V>>& nb) {
-            if (nb.distance_squared <= r2 && cone.sees(nb.offset, nb.distance_squared)) sink(nb);
-        });
+        if constexpr (!Hashed) {
+            for (std::size_t s = s0; !g.crowded.grids.empty() && s < s1;) {  // (a run holds whole cells)
+                const std::size_t b = g.layout.bucket_of(g.scell[s]), e = g.bucket_start[b + 1];
+                const auto* sg = e - g.bucket_start[b] > crowded_cell_size ? g.crowded.find(b) : nullptr;
+                if (sg != nullptr) {
+                    scan_slots(g, i, p, s0, g.bucket_start[b], only, offer);
+                    scan_sub_cells(g, *sg, i, p, radius, offer);
+                    s0 = e;
+                }
+                s = e;
+            }
+        }
+        scan_slots(g, i, p, s0, s1, only, offer);
     };
     if (g.too_many_cells(reach)) visit(0, g.order.size(), nullptr);  // a scan is cheaper
     else for_each_cell_in_box(g, g.scell[si], reach, visit);
 }
 
-// How a query of a given radius walks the grid; the same for every boid, so a step
-// works it out once.
-struct run_plan {
-    std::int32_t reach;
-    bool scan_all;  // more cells than boids in the block: one run over everything
-};
+// Whether more than k others share slot si's very spot in a stack of a crowded cell's
+// sub-cell (stack_on_own_spot): its k nearest are then the stack's first k others
+// (nearest_on_own_spot).
+template <class V>
+[[nodiscard]] bool on_crowded_spot(const grid_cells<V, false>& g, std::size_t si, std::size_t k) noexcept {
+    return stack_on_own_spot(g, si).count > k;
+}
 
 // Boids stacked on one spot (a flock spawned there): a boid's k nearest are the k of
 // lowest index on its very spot, which share its cell, whose slots are in index
-// order. Found among the cell's first slots when no other cell can hold a boid as
-// near (each neighbouring cell more than a rounding's gap away); false otherwise,
-// having reported nothing (a dense grid only; at most 4k + 64 slots looked at).
+// order. Found in the stack of its sub-cell where it stands in one (crowded.hpp), else
+// among the cell's first slots (at most 4k + 64 looked at), when no other cell can hold
+// a boid as near; false otherwise, having reported nothing (a dense grid only).
 template <class V>
 bool nearest_on_own_spot(const grid_cells<V, false>& g, std::size_t si, k_nearest<scalar_t<V>, dimension_v<V>>& out,
                          scalar_t<V> max_radius = std::numeric_limits<scalar_t<V>>::infinity()) {
@@ -161,19 +204,25 @@ bool nearest_on_own_spot(const grid_cells<V, false>& g, std::size_t si, k_neares
     const std::size_t k = out.capacity();
     const std::size_t s0 = g.cell_begin_of(si), s1 = g.cell_end_of(si);
     if (s1 - s0 <= k || !(scalar(0) <= max_radius * max_radius)) return false;  // (a NaN radius finds none)
-    const auto& lay = g.layout;
-    const auto& c = g.scell[si];
+    const std::size_t self = g.order[si];
     const auto p = g.position_in(si);
-    for (std::size_t d = 0; d < dim; ++d) {
-        // (A torus's cell is the wrapped coordinate's.)
-        const scalar x = lay.torus() ? world_for<V>::wrap_scalar(p[d], lay.world.size[d]) : p[d];
-        for (const std::int32_t j : {c[d] - 1, c[d] + 1}) {
-            if (!lay.torus() && (j < 0 || j >= lay.n[d])) continue;  // no cell there
-            const scalar gap = lay.cell_gap(x, j, d);
-            if (!(gap * gap >= std::numeric_limits<scalar>::min())) return false;
+    const auto stack = stack_on_own_spot(g, si);
+    if (stack.count > k) {  // itself and at least k others
+        const auto& cr = g.crowded;
+        for (std::size_t e = stack.first, found = 0; found < k; ++e) {
+            const std::size_t s = cr.slot[e];
+            bool on = g.order[s] != self;
+            for (std::size_t d = 0; on && d < dim; ++d) on = cr.pos[d * cr.stride + e] == p[d];
+            out.add_candidates(1);
+            if (on) {
+                scan_slots(g, self, p, s, s + 1, nullptr, [&](const neighbor<scalar, dim>& nb) { out(nb); });
+                ++found;
+            }
         }
+        return true;
     }
-    const std::size_t self = g.order[si], end = std::min(s1, s0 + 4 * k + 64);
+    if (!apart_from_other_cells(g, si)) return false;
+    const std::size_t end = std::min(s1, s0 + 4 * k + 64);
     std::size_t found = 0;
     auto on_spot = [&](const neighbor<scalar, dim>& nb) {
         if (nb.distance_squared == scalar(0)) {
@@ -190,182 +239,6 @@ bool nearest_on_own_spot(const grid_cells<V, false>& g, std::size_t si, k_neares
     out.clear();
     return false;
 }
-
-// A dense grid as the fused flock step and the batched k-nearest query read it: the
-// slots in cell order, the positions per axis, and the runs of slots that hold every
-// candidate of a boid's block of cells. It refers to the grid, which must outlive it
-// and not be rebuilt meanwhile.
-template <class V>
-class grid_runs {
-public:
-    using scalar = scalar_t<V>;
-    static constexpr std::size_t dim = dimension_v<V>;
-    static constexpr std::size_t padding = grid_cells<V, false>::padding;
-
-    explicit grid_runs(const grid_cells<V, false>& g) noexcept : g_(&g) {}
-
-    // The k nearest of the boid in slot s where more than k others share its very spot
-    // (nearest_on_own_spot); false, having reported nothing, otherwise.
-    bool nearest_on_own_spot(std::size_t s, k_nearest<scalar, dim>& out) const {
-        return detail::nearest_on_own_spot(*g_, s, out);
-    }
-
-    [[nodiscard]] std::size_t size() const noexcept { return g_->order.size(); }
-    [[nodiscard]] const world_for<V>& world() const noexcept { return g_->layout.world; }
-    // Whether offsets need their minimum image: over a torus whose flock lies within
-    // less than half of it on every axis, not across a seam, the cells cover the flock
-    // and direct offsets are minimum images.
-    [[nodiscard]] bool offsets_need_images() const noexcept { return g_->layout.images(); }
-    // Whether the cells follow the flock across a seam of the torus (see
-    // grid_layout::local), and then the image of a position there (seam_image).
-    [[nodiscard]] bool across_seams() const noexcept { return g_->layout.images() && !g_->layout.torus(); }
-    // Whether the box of cells within `reach` of the cell holding `slot` may hold boids
-    // of both sides of a seam on axis d: it lies on both, or ends in a cell beside the
-    // seam, where rounding may have put a boid of the other side.
-    [[nodiscard]] bool block_across_seam(std::size_t slot, std::int32_t reach, std::size_t d) const noexcept {
-        const std::int32_t c = g_->scell[slot][d], first_past = g_->layout.seam_cell[d];
-        return g_->layout.seam[d] && c - reach <= first_past && c + reach + 1 >= first_past;
-    }
-    [[nodiscard]] scalar seam_image(scalar x, std::size_t d) const noexcept { return g_->layout.seam_image(x, d); }
-    // The image of the boids of slots [s0, s1) (one cell's) per axis, into `image`, where
-    // they all lie on the same side of every seam; else null.
-    const scalar* one_side_image(std::size_t s0, std::size_t s1, scalar (&image)[dim]) const noexcept {
-        const std::size_t n = g_->order.size();
-        for (std::size_t d = 0; d < dim; ++d) image[d] = seam_image(g_->spos[d * n + s0], d);
-        for (std::size_t s = s0 + 1; s < s1; ++s)
-            for (std::size_t d = 0; d < dim; ++d)
-                if (seam_image(g_->spos[d * n + s], d) != image[d]) return nullptr;
-        return image;
-    }
-    // The shifts of positions x[0, m) seen from a cell of image `from` (seam_image per
-    // candidate, less it), on an axis whose cells lie across the seam.
-    void seam_shifts(const scalar* x, std::size_t m, std::size_t d, scalar from, scalar* shift) const noexcept {
-        const scalar cut = g_->layout.cut[d], past = g_->layout.world.size[d] - from, before = -from;
-        for (std::size_t k = 0; k < m; ++k) shift[k] = x[k] < cut ? past : before;
-    }
-    [[nodiscard]] std::array<std::int32_t, dim> cells_per_axis() const noexcept { return g_->layout.n; }
-    [[nodiscard]] span<const std::size_t> order() const noexcept { return {g_->order.data(), g_->order.size()}; }
-    [[nodiscard]] std::size_t slot_of(std::size_t i) const noexcept { return g_->slot[i]; }
-    // Positions along axis d in slot order, readable `padding` slots past the end.
-    [[nodiscard]] span<const scalar> axis(std::size_t d) const noexcept { return {g_->axis(d), g_->order.size()}; }
-    // Whether the grid sized its cells for a query of a boid's few nearest (cells_for_query).
-    [[nodiscard]] bool sized_for_nearest() const noexcept { return g_->nearest_reach > 0; }
-    // And then how many rings of cells around a boid's own should hold them (1 or 2).
-    [[nodiscard]] std::int32_t nearest_reach() const noexcept { return g_->nearest_reach; }
-    // The grid itself, for the step's boids in crowded cells (flock/detail/sub_cells.hpp).
-    [[nodiscard]] const grid_cells<V, false>& cells() const noexcept { return *g_; }
-    // Whether every position of the last build lies in the box [0, size) on every axis.
-    [[nodiscard]] bool all_in_box() const noexcept { return g_->inside; }
-    // One past the last slot of the cell that holds `slot`.
-    [[nodiscard]] std::size_t cell_end_of(std::size_t slot) const noexcept { return g_->cell_end_of(slot); }
-    // The cell that holds `slot`, as its index along each axis.
-    [[nodiscard]] const std::array<std::int32_t, dim>& cell_of(std::size_t slot) const noexcept {
-        return g_->scell[slot];
-    }
-
-    [[nodiscard]] run_plan plan_for(scalar radius) const noexcept {
-        const std::int32_t reach = g_->layout.reach_for(radius);
-        return {reach, g_->too_many_cells(reach)};
-    }
-
-    // The runs of slots [s0, s1) holding every candidate within the plan's radius of
-    // the boid in `slot` (itself included), each slot in exactly one run: visit(s0, s1).
-    template <class Visit>
-    void for_each_run(std::size_t slot, const run_plan& plan, Visit&& visit) const {
-        if (plan.scan_all) {
-            visit(std::size_t{0}, g_->order.size());
-            return;
-        }
-        for_each_cell_in_box(
-            *g_, g_->scell[slot], plan.reach,
-            [&](std::size_t s0, std::size_t s1, const std::array<std::int32_t, dim>*) { visit(s0, s1); });
-    }
-
-    // How near to the boid in `slot` a boid outside the box of cells within `reach` of
-    // its cell can be (less rounding slack; infinity when that box holds every cell):
-    // when a boid's nearest lie closer than this, the box holds them all.
-    [[nodiscard]] scalar outside_distance(std::size_t slot, std::int32_t reach) const noexcept {
-        const auto& lay = g_->layout;
-        const auto& c = g_->scell[slot];
-        scalar nearest = std::numeric_limits<scalar>::infinity();
-        for (std::size_t d = 0; d < dim; ++d) {
-            const scalar x = g_->spos[d * g_->order.size() + slot];
-            const std::int32_t below = c[d] - reach - 1, above = c[d] + reach + 1;
-            if (lay.torus()) {
-                if (lay.n[d] <= 2 * reach + 1) continue;  // every cell of this axis is in the box
-                nearest = std::min(nearest, std::min(lay.cell_gap(x, below, d), lay.cell_gap(x, above, d)));
-            } else {  // the edge cells reach out to infinity: cell_gap says so
-                if (below >= 0) nearest = std::min(nearest, lay.cell_gap(x, below, d));
-                if (above <= lay.n[d] - 1) nearest = std::min(nearest, lay.cell_gap(x, above, d));
-            }
-        }
-        return nearest;
-    }
-
-    // Whether for_each_run_with_image applies: a torus at least 2 reach + 1 cells
-    // across on every axis, so each cell of the block is reached once, through one image.
-    [[nodiscard]] bool have_one_image(const run_plan& plan) const noexcept {
-        if (!g_->layout.torus() || plan.scan_all) return false;
-        for (std::size_t d = 0; d < dim; ++d)
-            if (g_->layout.n[d] < 2 * plan.reach + 1) return false;
-        return true;
-    }
-    // The runs of for_each_run, in the same order, each with the shift (per axis:
-    // -size, 0 or +size) that takes its candidates to the image nearest the query:
-    // visit(s0, s1, shift). For a candidate within the radius, (x - p) + shift is the
-    // minimum-image offset. Only when have_one_image(plan).
-    template <class Visit>
-    void for_each_run_with_image(std::size_t slot, const run_plan& plan, Visit&& visit) const {
-        BOIDS_ASSERT(have_one_image(plan), "grid: runs reach some cells through two images");
-        using cell_t = std::array<std::int32_t, dim>;
-        const auto& lay = g_->layout;
-        const cell_t& c = g_->scell[slot];
-        const std::int32_t r = plan.reach;
-        std::array<std::int32_t, dim> lo{}, hi{};
-        for (std::size_t d = 1; d < dim; ++d) {
-            lo[d] = -r;
-            hi[d] = r;
-        }
-        cell_t o{};
-        iterate_box(lo, hi, o, 0, [&](const cell_t& off) {
-            cell_t cell{};
-            scalar shift[dim] = {};
-            for (std::size_t d = 1; d < dim; ++d) {
-                std::int32_t j = c[d] + off[d];
-                if (j < 0) {  // the cell past the low edge: its boids sit a world size lower
-                    j += lay.n[d];
-                    shift[d] = -lay.world.size[d];
-                } else if (j >= lay.n[d]) {
-                    j -= lay.n[d];
-                    shift[d] = lay.world.size[d];
-                }
-                cell[d] = j;
-            }
-            std::int32_t x0 = c[0] - r, x1 = c[0] + r;
-            auto run = [&](std::int32_t a, std::int32_t b) {
-                cell[0] = a;
-                const std::size_t b0 = lay.bucket_of(cell);
-                visit(g_->bucket_start[b0], g_->bucket_start[b0 + static_cast<std::size_t>(b - a) + 1],
-                      static_cast<const scalar*>(shift));
-            };
-            if (x0 < 0) {
-                shift[0] = -lay.world.size[0];
-                run(lay.n[0] + x0, lay.n[0] - 1);
-                shift[0] = scalar(0);
-                x0 = 0;
-            } else if (x1 >= lay.n[0]) {
-                shift[0] = lay.world.size[0];
-                run(0, x1 - lay.n[0]);
-                shift[0] = scalar(0);
-                x1 = lay.n[0] - 1;
-            }
-            run(x0, x1);
-        });
-    }
-
-private:
-    const grid_cells<V, false>* g_;
-};
 
 }  // namespace detail
 }  // namespace boids
