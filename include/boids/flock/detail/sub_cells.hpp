@@ -200,6 +200,7 @@ BOIDS_DETAIL_OUT_OF_LINE bool sum_in_sub_cells(const Runs& runs, std::size_t slo
         }
         const auto outside = static_cast<double>(runs.outside_distance(slot, reach));  // boids beyond those cells
         const auto r = static_cast<S>(std::min(rr, outside));
+        const S read = reach_with_rounding(r);  // every boid whose offset squares to r^2 or less
         auto for_each_source = [&](auto&& visit) {
             iterate_box(lo, hi, off, 0, [&](const std::array<std::int32_t, D>& o) {
                 std::array<std::int32_t, D> cell{};
@@ -218,7 +219,7 @@ BOIDS_DETAIL_OUT_OF_LINE bool sum_in_sub_cells(const Runs& runs, std::size_t slo
                     }
                     src.at[d] = p[d] - src.shift[d];
                 }
-                if (gap2 > r * r) return;  // every boid there lies further than r
+                if (gap2 > read * read) return;  // every boid there lies further than r
                 const std::size_t bc = lay.bucket_of(cell);
                 src.s0 = g.bucket_start[bc];
                 src.s1 = g.bucket_start[bc + 1];
@@ -226,14 +227,14 @@ BOIDS_DETAIL_OUT_OF_LINE bool sum_in_sub_cells(const Runs& runs, std::size_t slo
                 // A boid outside these sub-cells lies beyond p -+ r on some axis: sub_coord
                 // rounds a point across one sub-cell at most, and these reach one further.
                 for (std::size_t d = 0; src.sub != nullptr && d < D; ++d) {
-                    src.lo[d] = std::max(static_cast<std::int32_t>(cr.sub_coord(*src.sub, src.at[d] - r, d)) - 1, 0);
-                    src.hi[d] = std::min(static_cast<std::int32_t>(cr.sub_coord(*src.sub, src.at[d] + r, d)) + 1,
+                    src.lo[d] = std::max(static_cast<std::int32_t>(cr.sub_coord(*src.sub, src.at[d] - read, d)) - 1, 0);
+                    src.hi[d] = std::min(static_cast<std::int32_t>(cr.sub_coord(*src.sub, src.at[d] + read, d)) + 1,
                                          src.sub->n[d] - 1);
                 }
                 visit(static_cast<const block_source<S, D>&>(src));
             });
         };
-        fill_from_sources(g, for_each_source, r, vels, scratch, block);
+        fill_from_sources(g, for_each_source, read, vels, scratch, block);
         const S cut = heeded(block);
         if (cut < r * r) {
             sum(block, cut);

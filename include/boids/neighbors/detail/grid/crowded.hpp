@@ -59,6 +59,35 @@ struct crowded_cells {
     }
 };
 
+// How far along an axis a point may lie from p whose offset from it squares (and sums)
+// to at most r^2 after rounding: a little beyond r, and at least 2 sqrt(min) (nearer,
+// a square may round to 0 whatever r).
+template <class S>
+[[nodiscard]] S reach_with_rounding(S r) noexcept {
+    return std::max(r * (S(1) + 4 * std::numeric_limits<S>::epsilon()),
+                    S(2) * std::sqrt(std::numeric_limits<S>::min()));
+}
+
+// The sub-cells of `sg` along each axis, lo..hi, that may hold a point whose offset
+// from p squares to at most r^2 (reach_with_rounding): one wider each way (a point's
+// sub_coord rounds across one at most). Over a torus (`images`), p as near the cell as
+// its images go.
+template <class World, class S, std::size_t D>
+void sub_cells_within(const crowded_cells<S, D>& cr, const typename crowded_cells<S, D>::sub_grid& sg,
+                      const std::array<S, D>& p, S r, bool images, const World& world, std::array<std::int32_t, D>& lo,
+                      std::array<std::int32_t, D>& hi) noexcept {
+    r = reach_with_rounding(r);
+    for (std::size_t d = 0; d < D; ++d) {
+        S x = p[d];
+        if (images) {
+            const S middle = sg.origin[d] + S(0.5) * sg.w[d] * static_cast<S>(sg.n[d]);
+            x = middle - World::minimum_image(middle - x, world.size[d]);
+        }
+        lo[d] = static_cast<std::int32_t>(std::max(cr.sub_coord(sg, x - r, d) - S(1), S(0)));
+        hi[d] = static_cast<std::int32_t>(std::min(cr.sub_coord(sg, x + r, d) + S(1), S(sg.n[d] - 1)));
+    }
+}
+
 // The sub-grid of the cell holding slots [s0, s1) of g, over the box of all but its
 // outermost 1/64 of boids on each side of each axis (strays sharing the cell would
 // spread it thin; sub_coord clamps them into the edge sub-cells); false where it could

@@ -82,8 +82,8 @@ void append_distances(const S* x, std::size_t stride, bool images, const std::ui
 }
 
 // The same for the boids of a crowded cell (crowded.hpp) in the sub-cells that the
-// ball of radius t around p touches (one wider each way, for rounding), the query's
-// own slot si as +inf. False when the scratch is full.
+// ball of radius t around p may reach (sub_cells_within), the query's own slot si as
+// +inf. False when the scratch is full.
 template <class V, bool Hashed, class SubGrid>
 bool append_crowded(const grid_cells<V, Hashed>& g, const SubGrid& sg, const std::array<scalar_t<V>, dimension_v<V>>& p,
                     const typename pack<scalar_t<V>>::f (&q)[4][dimension_v<V>], std::size_t si, scalar_t<V> t,
@@ -93,15 +93,7 @@ bool append_crowded(const grid_cells<V, Hashed>& g, const SubGrid& sg, const std
     const auto& cr = g.crowded;
     const bool images = g.layout.images();
     std::array<std::int32_t, dim> lo{}, hi{};
-    for (std::size_t d = 0; d < dim; ++d) {
-        scalar x = p[d];  // as near the cell as p's images go
-        if (images) {
-            const scalar middle = sg.origin[d] + scalar(0.5) * sg.w[d] * static_cast<scalar>(sg.n[d]);
-            x = middle - world_for<V>::minimum_image(middle - x, g.layout.world.size[d]);
-        }
-        lo[d] = static_cast<std::int32_t>(std::max(cr.sub_coord(sg, x - t, d) - scalar(1), scalar(0)));
-        hi[d] = static_cast<std::int32_t>(std::min(cr.sub_coord(sg, x + t, d) + scalar(1), scalar(sg.n[d] - 1)));
-    }
+    sub_cells_within(cr, sg, p, t, images, g.layout.world, lo, hi);
     std::array<std::int32_t, dim> j = lo;
     for (;;) {  // rows of sub-cells along x
         std::size_t c = 0;

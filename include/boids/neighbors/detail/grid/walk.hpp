@@ -110,8 +110,8 @@ void scan_slots(const grid_cells<V, Hashed>& g, std::size_t self, const std::arr
 }
 
 // The boids of a crowded cell (crowded.hpp) in the sub-cells that the ball of radius r
-// around p may reach (one wider each way, for rounding), as scan_slots gives them, row
-// by row of sub-cells along x: f(neighbor).
+// around p may reach (sub_cells_within), as scan_slots gives them, row by row of
+// sub-cells along x: f(neighbor).
 template <class V, class SubGrid, class F>
 void scan_sub_cells(const grid_cells<V, false>& g, const SubGrid& sg, std::size_t self,
                     const std::array<scalar_t<V>, dimension_v<V>>& p, scalar_t<V> r, F&& f) {
@@ -120,15 +120,7 @@ void scan_sub_cells(const grid_cells<V, false>& g, const SubGrid& sg, std::size_
     const auto& cr = g.crowded;
     const std::size_t n = g.order.size();
     std::array<std::int32_t, dim> lo{}, hi{};
-    for (std::size_t d = 0; d < dim; ++d) {
-        scalar x = p[d];  // as near the cell as p's images go
-        if (g.layout.images()) {
-            const scalar middle = sg.origin[d] + scalar(0.5) * sg.w[d] * static_cast<scalar>(sg.n[d]);
-            x = middle - world_for<V>::minimum_image(middle - x, g.layout.world.size[d]);
-        }
-        lo[d] = static_cast<std::int32_t>(std::max(cr.sub_coord(sg, x - r, d) - scalar(1), scalar(0)));
-        hi[d] = static_cast<std::int32_t>(std::min(cr.sub_coord(sg, x + r, d) + scalar(1), scalar(sg.n[d] - 1)));
-    }
+    sub_cells_within(cr, sg, p, r, g.layout.images(), g.layout.world, lo, hi);
     std::array<std::int32_t, dim> j = lo;
     for (;;) {
         std::size_t c = 0;
