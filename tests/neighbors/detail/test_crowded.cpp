@@ -242,3 +242,43 @@ TEMPLATE_TEST_CASE(
     CHECK(on_spot == 700);
     CHECK(on_zero == 700);
 }
+
+TEMPLATE_TEST_CASE(
+    "crowded cells: a spawn a few dozen roundings across is cut on every axis it spans, and queries "
+    "there are all_pairs'",
+    "[uniform_grid][crowded]", BOIDS_ALL_VEC_TYPES) {
+    // A spawn on one spot after a step from rest: its boids a few roundings of their
+    // coordinates apart (sub-cells need only be a few roundings wide: a point's sub-cell
+    // rounds across one at most, and every query reads one more each way).
+    using V = TestType;
+    using S = boids::scalar_t<V>;
+    constexpr std::size_t D = boids::dimension_v<V>;
+    const S at = S(200.5);
+    const S ulp = std::nextafter(at, S(1000)) - at;
+    boids::random_stream rng(23);
+    std::vector<V> pos;
+    for (std::size_t i = 0; i < 1500; ++i)
+        pos.push_back(boids::generate<V>([&](std::size_t) { return at + S(std::floor(rng.uniform(-40, 41))) * ulp; }));
+    for (std::size_t i = 0; i < 600; ++i)
+        pos.push_back(boids::generate<V>([&](std::size_t) { return S(rng.uniform(1, 1999)); }));
+    crowded_build<V> b(boids::world_for<V>{}, S(40));
+    b.build(pos);
+    REQUIRE(b.cells.crowded.grids.size() == 1);
+    const auto& sg = b.cells.crowded.grids[0];
+    for (std::size_t d = 0; d < D; ++d) {
+        CAPTURE(d, sg.n[d], sg.w[d] / ulp);
+        CHECK(sg.n[d] >= 4);
+    }
+    boids::all_pairs<V> ref(boids::world_for<V>{});
+    ref.build(boids::span<const V>(pos));
+    boids::uniform_grid<V> grid(boids::world_for<V>{}, S(40));
+    grid.serve_queries(S(40), 7, S(1), false);
+    grid.build(boids::span<const V>(pos));
+    const boids::vision_cone<S, D> all{};
+    for (std::size_t i = 0; i < 1500; i += 7) {
+        CAPTURE(i);
+        REQUIRE(test::knn_list<V>(grid, i, 7, std::numeric_limits<S>::infinity()) ==
+                test::knn_list<V>(ref, i, 7, std::numeric_limits<S>::infinity()));
+        REQUIRE(test::metric_set<V>(grid, i, S(3) * ulp, all) == test::metric_set<V>(ref, i, S(3) * ulp, all));
+    }
+}

@@ -122,7 +122,7 @@ bool size_sub_grid(const G& g, std::size_t s0, std::size_t s1, SubGrid& sg, std:
             hi = *high;
         }
         // Sub-cells wide enough that rounding moves a point less than one across.
-        least[d] = std::max(S(64) * std::numeric_limits<S>::epsilon() * std::max(std::fabs(lo), std::fabs(hi)),
+        least[d] = std::max(S(8) * std::numeric_limits<S>::epsilon() * std::max(std::fabs(lo), std::fabs(hi)),
                             S(64) * std::numeric_limits<S>::min());
         sg.origin[d] = lo;
         extent[d] = hi - lo;
