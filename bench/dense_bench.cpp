@@ -1,8 +1,9 @@
 // boids-bench's packed flocks: the step where every boid sees hundreds of others.
 //   step/dense2d/grid/5000/patch:P/cone:C/cap:K      5,000 lesson boids (radius 60 px)
 //        uniform in a P x P px square of a 2000 x 2000 px torus, one thread;
-//        cone C degrees (360: none); the nearest K count (0: no cap); the densest
-//        patch also on two threads (.../threads:2)
+//        cone C degrees (360: none); the nearest K count (0: no cap); the 200 px
+//        patch also on two threads (.../threads:2); the 100 px patch lies within
+//        a view radius of every boid
 //   step/dense2d_own_loop/grid/...                   the same step as a plain loop of
 //        one's own over a grid of cells the radius wide: for_each_within with the
 //        cone, std::nth_element to the nearest K, the rules, the move
@@ -22,7 +23,6 @@
 #include <algorithm>
 #include <cmath>
 #include <initializer_list>
-#include <iterator>
 #include <string>
 #include <vector>
 #include <boids/boids.hpp>
@@ -222,7 +222,8 @@ std::string dense_name(const char* kind, std::size_t n, const char* extent_key, 
 
 // The 2D and 3D scenes, each as flock_step and as one's own loop.
 template <class V>
-void register_dense(const char* kind, std::size_t n, const char* extent_key, std::initializer_list<double> extents) {
+void register_dense(const char* kind, std::size_t n, const char* extent_key, std::initializer_list<double> extents,
+                    double on_two_threads) {
     for (bool own : {false, true})
         for (double extent : extents)
             for (double cone : {270.0, 360.0})
@@ -236,12 +237,11 @@ void register_dense(const char* kind, std::size_t n, const char* extent_key, std
                         ->Unit(benchmark::kMillisecond)
                         ->UseRealTime();
                 }
-    // The densest scene's step on two threads, beside its one-thread runs above.
-    const double densest = *std::prev(extents.end());
+    // One scene's step on two threads, beside its one-thread runs above.
     for (double cone : {270.0, 360.0})
         for (std::size_t cap : {std::size_t(7), std::size_t(0)}) {
-            const dense_scene sc{boids::dimension_v<V> == 3, densest, cone, cap};
-            const auto name = dense_name(kind, n, extent_key, densest, cone, cap) + "/threads:2";
+            const dense_scene sc{boids::dimension_v<V> == 3, on_two_threads, cone, cap};
+            const auto name = dense_name(kind, n, extent_key, on_two_threads, cone, cap) + "/threads:2";
             benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& s) { bm_dense_step<V>(s, sc, false, 2); })
                 ->Arg(static_cast<long>(n))
                 ->Unit(benchmark::kMillisecond)
@@ -250,8 +250,8 @@ void register_dense(const char* kind, std::size_t n, const char* extent_key, std
 }
 
 const bool registered = [] {
-    register_dense<f2>("dense2d", 5000, "patch", {800.0, 400.0, 200.0});
-    register_dense<f3>("dense3d", 20000, "ball", {6.0, 4.0, 3.0});
+    register_dense<f2>("dense2d", 5000, "patch", {800.0, 400.0, 200.0, 100.0}, 200.0);
+    register_dense<f3>("dense3d", 20000, "ball", {6.0, 4.0, 3.0}, 3.0);
     // The ball of 6 radii in a box 200 radii across, in its corner, or 2,000 across.
     // Over a torus, also across its seams (centred on its corner).
     for (int world = 0; world < 3; ++world)

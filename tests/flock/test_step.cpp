@@ -1021,6 +1021,71 @@ TEST_CASE("a cap that a crowd far exceeds: the nearest found two rings of small 
     CHECK(same_bits_on_two_threads(packed_lesson_config(boids::edges::toroidal, 270.0, 256), p, v, 3));
 }
 
+TEST_CASE("a capped flock packed within a view radius reads the cells around each boid: brute force's summaries",
+          "[flock][dense]") {
+    // The grid spans fewer cells than a view radius's box of them, so every block would
+    // hold the whole flock; cells sized for the cap still give each boid the cells
+    // around its own first. Over a large torus, a bounded box, across the torus's seams,
+    // and over a torus smaller than the box of cells (each cell through the image nearest
+    // the boid, lane by lane).
+    struct scene {
+        boids::edges edges;
+        double side, patch, seams;
+        std::size_t n;
+    };
+    for (const scene sc : {scene{boids::edges::toroidal, 2000.0, 100.0, 0.0, 2000},
+                           scene{boids::edges::bounded, 2000.0, 100.0, 0.0, 2000},
+                           scene{boids::edges::toroidal, 2000.0, 100.0, 60.0, 2000},
+                           scene{boids::edges::toroidal, 100.0, 100.0, 0.0, 2000}}) {
+        std::vector<test::dvec2> p, v;
+        packed_flock(12, sc.n, sc.patch, p, v);
+        if (sc.seams > 0) across_seams(p, sc.seams, sc.side);
+        if (sc.side < 200.0) across_seams(p, 10.0, sc.side);  // into the box [0, side)
+        for (double angle : {270.0, 360.0})
+            for (std::size_t cap : {std::size_t(1), std::size_t(7), std::size_t(256)}) {
+                auto cfg = packed_lesson_config(sc.edges, angle, cap);
+                cfg.world = boids::world<double, 2>::box(sc.edges, {sc.side, sc.side});
+                boids::uniform_grid<test::dvec2> grid(cfg.world, cfg.view_radius);
+                boids::flock_workspace<test::dvec2> ws;
+                const auto got = summaries_of_step(cfg, p, v, grid, ws);
+                CAPTURE(static_cast<int>(sc.edges), sc.side, sc.seams, angle, cap, grid.cell_size());
+                const auto reach = static_cast<std::int32_t>(std::ceil(cfg.view_radius / grid.cell_size()));
+                // (A cap of hundreds: cells of half the radius and more; across the large
+                // torus's seams, its cells tile the torus.)
+                if (cap <= 16 && (sc.seams == 0 || sc.edges == boids::edges::bounded)) {
+                    for (std::size_t d = 0; d < 2; ++d) CHECK(grid.cells_per_axis()[d] <= 2 * reach + 1);
+                    CHECK(grid.cell_size() < cfg.view_radius * 0.25);
+                }
+                CHECK(ws.report.boids_off_kernel == 0);
+                CHECK(summaries_off_brute_force(cfg, p, v, got) == 0);
+            }
+    }
+    {
+        // A 3D ball 6 across, radius 4.
+        std::vector<test::dvec3> p, v;
+        packed_flock(13, 1500, 6.0, p, v);
+        for (double angle : {300.0, 360.0})
+            for (std::size_t cap : {std::size_t(7), std::size_t(64)}) {
+                const auto cfg = packed_cube_config(angle, cap);
+                boids::uniform_grid<test::dvec3> grid(cfg.world, cfg.view_radius);
+                boids::flock_workspace<test::dvec3> ws;
+                const auto got = summaries_of_step(cfg, p, v, grid, ws);
+                CAPTURE(angle, cap, grid.cell_size());
+                const auto reach = static_cast<std::int32_t>(std::ceil(cfg.view_radius / grid.cell_size()));
+                for (std::size_t d = 0; d < 3; ++d) CHECK(grid.cells_per_axis()[d] <= 2 * reach + 1);
+                CHECK(ws.report.boids_off_kernel == 0);
+                CHECK(summaries_off_brute_force(cfg, p, v, got) == 0);
+            }
+    }
+    // The same bits on 1 and 2 threads (the small torus: images lane by lane).
+    std::vector<test::dvec2> p, v;
+    packed_flock(14, 3000, 100.0, p, v);
+    across_seams(p, 10.0, 100.0);
+    auto cfg = packed_lesson_config(boids::edges::toroidal, 270.0, 7);
+    cfg.world = boids::world<double, 2>::box(boids::edges::toroidal, {100.0, 100.0});
+    CHECK(same_bits_on_two_threads(cfg, p, v, 3));
+}
+
 TEST_CASE("a packed flock's step is the same bits on 1 and 2 threads, and over any cell size the same neighbours",
           "[flock][dense][threads]") {
     std::vector<test::dvec2> p0, v0;

@@ -165,9 +165,18 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
     const S cos_half = vision_cone<S, D>::cos_half_of(cfg.view_angle);  // once per step, not per boid
     const bool linear = cfg.separate.falloff == separation_falloff::linear;
     auto plan = runs.plan_for(cfg.view_radius);
+    const std::size_t heed = cfg.neighbor_cap();
+    const bool capped = heed < n;  // else no boid can be crowded
+    // Cells sized for the cap (the grid sizes them so where the flock is dense:
+    // cells_for_query): a boid's nearest are first looked for in the one or two
+    // rings of cells around its own (the near block), and the whole radius is
+    // read only for a boid whose nearest that block cannot prove.
+    const bool two_level = capped && plan.reach > 1 && runs.sized_for_nearest();
     // A grid a few cells across, whose every block would hold the whole flock: one block
-    // of every slot in order, filled once per task, with the minimum image lane by lane.
-    bool whole = true;
+    // of every slot in order, filled once per task, with the minimum image lane by lane
+    // (not where cells are sized for the cap: a flock packed within a view radius or
+    // two would have every boid read all of it).
+    bool whole = !two_level;
     for (std::size_t d = 0; d < D; ++d) whole = whole && runs.cells_per_axis()[d] <= 2 * plan.reach + 1;
     if (whole) plan.scan_all = true;
     const bool one_image = images && runs.have_one_image(plan);
@@ -202,16 +211,9 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
         std::size_t cell_end = b;  // the blocks hold the candidates of slots up to here
         // Crowded boids (more neighbours than they heed) come in runs, in cell order.
         bool last_crowded = false;  // the boid before was crowded
-        const std::size_t heed = cfg.neighbor_cap();
-        const bool capped = heed < n;  // else no boid can be crowded
         bool per_lane = images && !one_image;
         const S full_r2 = q.r2;
-        // Cells sized for the cap (the grid sizes them so where the flock is dense:
-        // cells_for_query): a boid's nearest are first looked for in the one or two
-        // rings of cells around its own (the near block), and the whole radius is
-        // read only for a boid whose nearest that block cannot prove.
         const run_plan near_plan{runs.nearest_reach(), false};
-        const bool two_level = capped && !plan.scan_all && plan.reach > 1 && runs.sized_for_nearest();
         const bool near_one_image = images && runs.have_one_image(near_plan);
         bool near_per_lane = images && !near_one_image;
         // Across a seam: one image a candidate where a cell's boids share a side, else per lane.
