@@ -1001,24 +1001,28 @@ TEST_CASE("a cap that a crowd far exceeds: the nearest found two rings of small 
           "[flock][dense]") {
     // 4,000 lesson boids in a 180 px square: about 1,400 within the radius, so the
     // nearest 256 or 300 lie within about half of it; the grid picks cells of about a
-    // quarter of the radius and looks two rings out.
-    std::vector<test::dvec2> p, v;
-    packed_flock(11, 4000, 180.0, p, v);
-    for (auto edges : {boids::edges::toroidal, boids::edges::bounded})
-        for (double angle : {270.0, 360.0})
-            for (std::size_t cap : {std::size_t(256), std::size_t(300)}) {
-                const auto cfg = packed_lesson_config(edges, angle, cap);
-                boids::uniform_grid<test::dvec2> grid(cfg.world, cfg.view_radius);
-                boids::flock_workspace<test::dvec2> ws;
-                const auto got = summaries_of_step(cfg, p, v, grid, ws);
-                CAPTURE(static_cast<int>(edges), angle, cap, grid.cell_size());
-                CHECK(grid.cell_size() < cfg.view_radius * 0.45);
-                CHECK(ws.report.path == boids::flock_path::fused_kernel);
-                CHECK(ws.report.boids_off_kernel == 0);
-                CHECK(summaries_off_brute_force(cfg, p, v, got) == 0);
-            }
-    // The same bits on 1 and 2 threads.
-    CHECK(same_bits_on_two_threads(packed_lesson_config(boids::edges::toroidal, 270.0, 256), p, v, 3));
+    // quarter of the radius and looks two rings out. In a 90 px square (the whole
+    // flock within the radius), cells of about a seventh of it, two rings out, not
+    // cells as wide as the ball of the nearest.
+    for (double square : {180.0, 90.0}) {
+        std::vector<test::dvec2> p, v;
+        packed_flock(11, 4000, square, p, v);
+        for (auto edges : {boids::edges::toroidal, boids::edges::bounded})
+            for (double angle : {270.0, 360.0})
+                for (std::size_t cap : {std::size_t(256), std::size_t(300)}) {
+                    const auto cfg = packed_lesson_config(edges, angle, cap);
+                    boids::uniform_grid<test::dvec2> grid(cfg.world, cfg.view_radius);
+                    boids::flock_workspace<test::dvec2> ws;
+                    const auto got = summaries_of_step(cfg, p, v, grid, ws);
+                    CAPTURE(square, static_cast<int>(edges), angle, cap, grid.cell_size());
+                    CHECK(grid.cell_size() < cfg.view_radius * (square > 100.0 ? 0.45 : 0.2));
+                    CHECK(ws.report.path == boids::flock_path::fused_kernel);
+                    CHECK(ws.report.boids_off_kernel == 0);
+                    CHECK(summaries_off_brute_force(cfg, p, v, got) == 0);
+                }
+        // The same bits on 1 and 2 threads.
+        CHECK(same_bits_on_two_threads(packed_lesson_config(boids::edges::toroidal, 270.0, 256), p, v, 3));
+    }
 }
 
 TEST_CASE("a capped flock packed within a view radius reads the cells around each boid: brute force's summaries",

@@ -58,10 +58,12 @@ struct cell_choice {
 // metric query never below a sixteenth of the radius, so its reach stays short, while
 // a topological one (`within_radius` false: the radius only bounds it) has no floor.
 // Where a boid sees more than its nearest but that ball is too wide for such cells to
-// save much (a cap of hundreds: cells of 0.85 radius and more), a metric query gets
-// cells of about half the ball's radius, two rings of which hold them, as long as
-// those cells are under 0.45 of the radius: a box 2.75 times the ball's radius
-// across, where reading the whole view radius needs one 2.5 view radii across.
+// save much (a cap of hundreds: cells of 0.85 radius and more), or where cells of
+// half the ball's radius would still hold several boids each (a cap of hundreds in
+// a flock packed tighter still: a box of them 2.75 times the ball's radius across
+// reads a fifth of what the box of cells of the ball does, in 2D), a metric query
+// gets those cells, two rings of which hold them, as long as they are under 0.45 of
+// the radius (reading the whole view radius needs a box 2.5 view radii across).
 // Otherwise, where cells of the radius hold many, cells of half of it (a block 2.5
 // radii across, not 3, wastes fewer candidates, and still serves several boids); else
 // the radius.
@@ -91,10 +93,13 @@ template <class V>
         // holds 27 cells, not 9, one and a half times.)
         const double wide = (D == 2 ? 2.0 : 1.5) * k_radius;
         const double cell = within_radius ? std::fmax(wide, r / 16.0) : wide;
+        const double ringed = 0.55 * k_radius;  // two rings of it: 1.1 times the ball's radius
+        const bool ringed_fits = within_radius && ringed >= r / 16.0 && ringed <= 0.45 * r;
+        const bool ringed_shared = density * std::pow(ringed, double(D)) >= 8.0;  // boids a cell
+        if (ringed_fits && ringed_shared) return {static_cast<S>(ringed), 2};
         if (seen_count > 2.0 * static_cast<double>(nearest) && cell > 0 && cell < 0.85 * r)
             return {static_cast<S>(cell), 1};
-        const double ringed = 0.55 * k_radius;  // two rings of it: 1.1 times the ball's radius
-        if (within_radius && ringed >= r / 16.0 && ringed <= 0.45 * r) return {static_cast<S>(ringed), 2};
+        if (ringed_fits) return {static_cast<S>(ringed), 2};
     }
     const double half_cell = per_cell / std::pow(2.0, double(D));
     if (within_radius && half_cell * (D == 2 ? 1.0 : 2.0) >= 6.0) return {static_cast<S>(r * 0.5), 0};
