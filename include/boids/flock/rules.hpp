@@ -28,7 +28,7 @@ template <class V>
 template <class V>
 [[nodiscard]] V coincident_push(std::uint64_t seed, std::size_t self, std::size_t other) noexcept {
     const std::size_t lo = self < other ? self : other, hi = self < other ? other : self;
-    const V u = boids::unit_direction<V>(hash_combine(hash_combine(seed, lo), hi));
+    const V u = boids::exact_unit_direction<V>(hash_combine(hash_combine(seed, lo), hi));
     return self < other ? u : boids::negate(u);
 }
 
