@@ -81,7 +81,7 @@ template <class V>
 
 // A unit vector in a direction fixed by `bits`, uniform on the circle or sphere (or
 // any dimension's), from +, *, / and sqrt alone: no sine or cosine, whose last bits
-// differ between maths libraries, so the same bits on every platform, at about a third
+// differ between maths libraries, so the same bits on every platform, at under half
 // of unit_direction's cost. A point drawn in the cube [-1, 1)^D until one lies in the
 // unit ball (away from its centre), then scaled onto the sphere.
 template <class V>
