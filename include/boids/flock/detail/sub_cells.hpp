@@ -224,13 +224,8 @@ BOIDS_DETAIL_OUT_OF_LINE bool sum_in_sub_cells(const Runs& runs, std::size_t slo
                 src.s0 = g.bucket_start[bc];
                 src.s1 = g.bucket_start[bc + 1];
                 src.sub = src.s1 - src.s0 > crowded_cell_size ? cr.find(bc) : nullptr;
-                // A boid outside these sub-cells lies beyond p -+ r on some axis: sub_coord
-                // rounds a point across one sub-cell at most, and these reach one further.
-                for (std::size_t d = 0; src.sub != nullptr && d < D; ++d) {
-                    src.lo[d] = std::max(static_cast<std::int32_t>(cr.sub_coord(*src.sub, src.at[d] - read, d)) - 1, 0);
-                    src.hi[d] = std::min(static_cast<std::int32_t>(cr.sub_coord(*src.sub, src.at[d] + read, d)) + 1,
-                                         src.sub->n[d] - 1);
-                }
+                // (src.at is already the image nearest the cell.)
+                if (src.sub != nullptr) sub_cells_within(cr, *src.sub, src.at, r, false, lay.world, src.lo, src.hi);
                 visit(static_cast<const block_source<S, D>&>(src));
             });
         };
