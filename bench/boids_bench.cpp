@@ -13,7 +13,8 @@
 //   step/lesson_spawn/grid/N/jitter:J  (the first step of N lesson boids spawned on one
 //     spot, or within J px of it; beside:1, every other boid spread over the world);
 //     step/lesson_spawn_topological7/... the same boids heeding their 7 nearest;
-//     step/lesson_spawn_second/.../cap:C the step after the first from rest, max_neighbors C
+//     step/lesson_spawn_second/.../cap:C the step after the first from rest, max_neighbors C;
+//     step/lesson_spawn_spread/grid/N/after:S/golden:G the step S steps after such a spawn
 // Counters: ns_per_boid; neighbors_per_boid and candidates_per_boid (the boids each
 // query looks at, itself included), the latter two counted untimed for the steps.
 // The standard scene: N boids uniform in a square of side sqrt(N) (density 1),
@@ -448,6 +449,40 @@ void bm_spawn_step(benchmark::State& state, bool topological, bool second = fals
     state.counters["off_kernel"] = static_cast<double>(ws.report.boids_off_kernel);
 }
 
+// N lesson boids spawned on one spot, `after` steps on, the step from there. Headings
+// seeded (golden 0): the spawn spreads out on a ring about one boid thick, packed tens
+// of boids to a pixel of its length, and a few denser clumps; or spaced by the golden
+// angle (golden 1): a disc whose rings of boids pack tens to a square pixel, with
+// sparse gaps between them (cells sized for the rings hold too few around a boid in
+// a gap).
+void bm_spawn_spread(benchmark::State& state) {
+    using V = f2;
+    const auto n = static_cast<std::size_t>(state.range(0));
+    const auto cfg = boids::lesson::config<V>();
+    const auto dt = boids::scalar_t<V>(boids::lesson::dt);
+    boids::random_stream rng(5);
+    std::vector<V> p0(n, V{400.0f, 225.0f}), v0(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const float golden = 2.39996323f * static_cast<float>(i);
+        v0[i] = state.range(2) != 0 ? V{100.0f * std::cos(golden), 100.0f * std::sin(golden)}
+                                    : boids::scale(boids::unit_direction<V>(rng.next()), 100.0f);
+    }
+    boids::uniform_grid<V> grid(cfg.world, cfg.view_radius);
+    boids::flock_workspace<V> ws;
+    for (long step = 0; step < state.range(1); ++step)
+        boids::flock_step(boids::span<V>(p0), boids::span<V>(v0), cfg, grid, ws, dt);
+    std::vector<V> p = p0, v = v0;
+    for (auto _ : state) {
+        state.PauseTiming();
+        p = p0;
+        v = v0;
+        state.ResumeTiming();
+        boids::flock_step(boids::span<V>(p), boids::span<V>(v), cfg, grid, ws, dt);
+    }
+    state.counters["off_kernel"] = static_cast<double>(ws.report.boids_off_kernel);
+    state.counters["cell_size"] = static_cast<double>(grid.cell_size());
+}
+
 // The metric step's kernel alone (flock/detail/kernel.hpp): one boid's sums over a
 // block of `size` candidates uniform in the cube of side 3 radii around it, as a
 // cell's block of the standard scene holds (43 in 2D, 97 in 3D); hot in the cache.
@@ -602,6 +637,10 @@ void register_all() {
                                                [](benchmark::State& s) { bm_spawn_step(s, false, true); });
     for (long cap : {7L, 256L}) after->Args({20000, 0, 0, cap})->Args({20000, 0, 1, cap});
     after->ArgNames({"", "jitter", "beside", "cap"})->Unit(benchmark::kMillisecond)->UseRealTime();
+    auto* spread = benchmark::RegisterBenchmark("step/lesson_spawn_spread/grid", bm_spawn_spread);
+    for (long golden : {0L, 1L})
+        spread->Args({20000, 100, golden})->Args({50000, 100, golden})->Args({50000, 300, golden});
+    spread->ArgNames({"", "after", "golden"})->Unit(benchmark::kMillisecond)->UseRealTime();
     auto* spawn7 = benchmark::RegisterBenchmark("step/lesson_spawn_topological7/grid",
                                                 [](benchmark::State& s) { bm_spawn_step(s, true); });
     for (long n : {5000L, 20000L})

@@ -1090,6 +1090,45 @@ TEST_CASE("a capped flock packed within a view radius reads the cells around eac
     CHECK(same_bits_on_two_threads(cfg, p, v, 3));
 }
 
+TEST_CASE("a boid the cells around its own cannot prove reads wider rings of them: brute force's summaries",
+          "[flock][dense]") {
+    // 6,000 lesson boids spawned on one spot, 40 steps on: a disc of uneven density,
+    // rings of boids packed tens a square pixel with sparse gaps between them. The grid
+    // sizes its cells for the rings, under a 16th of the radius, and a boid in a gap
+    // finds too few in the cells around its own: its nearest are looked for in wider
+    // boxes of cells, as far as they prove them. Over a large torus, a bounded box and
+    // across the torus's seams.
+    auto spawn_cfg = packed_lesson_config(boids::edges::toroidal, 270.0, 7);
+    std::vector<test::dvec2> p(6000, test::dvec2{400.0, 300.0}), v(p.size());
+    for (std::size_t i = 0; i < p.size(); ++i)
+        v[i] = boids::scale(boids::exact_unit_direction<test::dvec2>(boids::random_stream(i).next()), 60.0);
+    {
+        boids::uniform_grid<test::dvec2> grid(spawn_cfg.world, spawn_cfg.view_radius);
+        boids::flock_workspace<test::dvec2> ws;
+        for (int step = 0; step < 40; ++step)
+            boids::flock_step(boids::span<test::dvec2>(p), boids::span<test::dvec2>(v), spawn_cfg, grid, ws, 1.0 / 60);
+    }
+    for (double seams : {0.0, 400.0})
+        for (auto edges : {boids::edges::toroidal, boids::edges::bounded}) {
+            if (seams > 0 && edges == boids::edges::bounded) continue;
+            std::vector<test::dvec2> at = p;
+            if (seams > 0) across_seams(at, seams, 2000.0);
+            for (double angle : {270.0, 360.0})
+                for (std::size_t cap : {std::size_t(1), std::size_t(7), std::size_t(16)}) {
+                    if (angle > 300.0 && (seams > 0 || edges == boids::edges::bounded)) continue;  // (time)
+                    const auto cfg = packed_lesson_config(edges, angle, cap);
+                    boids::uniform_grid<test::dvec2> grid(cfg.world, cfg.view_radius);
+                    boids::flock_workspace<test::dvec2> ws;
+                    const auto got = summaries_of_step(cfg, at, v, grid, ws);
+                    CAPTURE(seams, static_cast<int>(edges), angle, cap, grid.cell_size());
+                    if (cap <= 7) CHECK(grid.cell_size() < cfg.view_radius / 16.0);
+                    CHECK(ws.report.boids_off_kernel == 0);
+                    CHECK(summaries_off_brute_force(cfg, at, v, got) == 0);
+                }
+        }
+    CHECK(same_bits_on_two_threads(spawn_cfg, p, v, 3));
+}
+
 TEST_CASE("a packed flock's step is the same bits on 1 and 2 threads, and over any cell size the same neighbours",
           "[flock][dense][threads]") {
     std::vector<test::dvec2> p0, v0;

@@ -11,6 +11,7 @@
 #include "../workspace.hpp"
 #include "finish.hpp"
 #include "kernel.hpp"
+#include "rings.hpp"
 #include "sub_cells.hpp"
 #include "../../detail/prefetch.hpp"
 
@@ -92,17 +93,6 @@ void move_waiting_boids(bool avx, finish_batch<scalar_t<V>, dimension_v<V>>& bat
     finish_batch_lanes<true>(avx, batch, cfg, dt);
     hand_back<V>(
         batch, cfg, dt, [&](std::size_t k, const V&, const V&) { return lane_of<V>(batch.accel, k); }, done);
-}
-
-// fill_block into `blk`, grown first (in the task's `storage`) where it must be.
-template <class S, std::size_t D, class Runs>
-void fill_growing(const Runs& runs, const run_plan& plan, bool one_image, std::size_t slot, const S* axes,
-                  const S* vels, std::size_t n, task_scratch<S, D>& scratch, block_storage<S, D>& storage,
-                  candidate_block<S, D>& blk, const S* cell_image) {
-    for (;;) {
-        if (fill_block(runs, plan, one_image, slot, axes, vels, n, blk, cell_image)) return;
-        blk = scratch.block_for(storage, block_size_of(runs, plan, slot));  // the distances keep up
-    }
 }
 
 // The fused metric step over a dense grid: gathers velocities into cell order, then,
@@ -304,12 +294,13 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
             const bool crowd_first = beside_crowd && (!two_level || near.size > crowded_cell_size);
             bool summed = on_spot;
             if (crowd_first && !on_spot) summed = in_sub_cells(two_level ? near.size : block.size);
+            S near_cut = full_r2;  // where the near block saw more than its cap: their radius
             if (!summed && two_level && near.size > heed + 1) {
                 // Crowded within the near block, with its nearest closer than any boid
                 // outside it: they are its nearest of all, summed from that block alone.
                 // (Which block sums a boid depends on its cell alone, never on the boid
                 // before it, which another task may hold: the same bits on any threads.)
-                const S cut = heeded(near, near_per_lane, neighbours_unknown);
+                const S cut = near_cut = heeded(near, near_per_lane, neighbours_unknown);
                 if (cut < full_r2) {
                     const S outside = runs.outside_distance(s, near_plan.reach);
                     if (cut < outside * outside) {
@@ -322,6 +313,15 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
             }
             if (!summed && beside_crowd && !crowd_first)
                 summed = in_sub_cells(n);  // (the whole radius: at most every boid)
+            if (!summed && two_level)
+                summed = sum_in_wider_rings(
+                    runs, s, near_plan.reach, plan.reach, near_cut, full_r2, heed, images, seams, image, axes, vels, n,
+                    scratch, [&](const auto& blk, bool lanes) { return heeded(blk, lanes, neighbours_unknown); },
+                    [&](const auto& blk, bool lanes, S r2) {
+                        q.r2 = cut_r2 = r2;
+                        run(blk, lanes);
+                        q.r2 = full_r2;
+                    });
             if (!summed && !filled) {
                 fill_growing(runs, plan, one_image, s, axes, vels, n, scratch, scratch.full, block, image);
                 filled = true;

@@ -1,0 +1,71 @@
+// boids/flock/detail/rings.hpp - a capped metric step's boid whose nearest the cells
+// around its own could not prove: the box of cells around it widened ring by ring,
+// so that it reads about what its nearest span, not the whole view radius (which, in
+// cells sized for a packed flock, is a box of dozens of cells across).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include "../workspace.hpp"
+#include "kernel.hpp"
+
+namespace boids {
+namespace detail {
+
+// fill_block into `blk`, grown first (in the task's `storage`) where it must be.
+template <class S, std::size_t D, class Runs>
+void fill_growing(const Runs& runs, const run_plan& plan, bool one_image, std::size_t slot, const S* axes,
+                  const S* vels, std::size_t n, task_scratch<S, D>& scratch, block_storage<S, D>& storage,
+                  candidate_block<S, D>& blk, const S* cell_image) {
+    for (;;) {
+        if (fill_block(runs, plan, one_image, slot, axes, vels, n, blk, cell_image)) return;
+        blk = scratch.block_for(storage, block_size_of(runs, plan, slot));  // the distances keep up
+    }
+}
+
+// Where a boid's near block (the cells within `from` of its own) did not prove its
+// `heed` nearest: the boxes within a wider reach, each filled in the task's `sub`
+// storage, until one proves them (its heeded nearest lie nearer than any boid outside
+// it). The next reach is the least whose box holds the ball of the nearest the last
+// block saw (`bound`, their squared radius, where it saw more than `heed`), else
+// twice the last. Stops short of `whole_reach`, the whole radius's box, which the
+// caller reads. heeded(blk, lanes): the squared radius of its nearest in blk, or
+// `full_r2` where it sees fewer; sum(blk, lanes, r2) runs the kernel within r2.
+// Lanes take the minimum image one by one where the box reaches some cells through
+// two images (or, across a seam, where the boid's cell has no one image: `image`
+// null). Which boxes a boid reads depends on its position alone: the same bits on any
+// threads.
+template <class Runs, class S, std::size_t D, class Heeded, class Sum>
+bool sum_in_wider_rings(const Runs& runs, std::size_t slot, std::int32_t from, std::int32_t whole_reach, S bound,
+                        S full_r2, std::size_t heed, bool images, bool seams, const S* image, const S* axes,
+                        const S* vels, std::size_t n, task_scratch<S, D>& scratch, Heeded&& heeded, Sum&& sum) {
+    candidate_block<S, D> block = scratch.block_for(scratch.sub, 0);
+    for (std::int32_t reach = from;;) {
+        std::int32_t next = 2 * reach;
+        if (bound < full_r2) {
+            next = reach + 1;
+            for (; next < whole_reach; ++next) {
+                const S outside = runs.outside_distance(slot, next);
+                if (bound < outside * outside) break;
+            }
+        }
+        if (next >= whole_reach) return false;
+        reach = next;
+        const run_plan plan{reach, false};
+        const bool one_image = images && runs.have_one_image(plan);
+        const bool lanes = seams ? image == nullptr : images && !one_image;
+        fill_growing(runs, plan, one_image, slot, axes, vels, n, scratch, scratch.sub, block, image);
+        if (block.size <= heed + 1) continue;  // (the boid itself among them)
+        const S cut = heeded(block, lanes);
+        if (cut < full_r2) {
+            const S outside = runs.outside_distance(slot, reach);
+            if (cut < outside * outside) {
+                sum(block, lanes, cut);
+                return true;
+            }
+        }
+        bound = cut;
+    }
+}
+
+}  // namespace detail
+}  // namespace boids
