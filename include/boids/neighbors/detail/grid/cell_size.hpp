@@ -57,8 +57,8 @@ struct cell_choice {
 // fused step proves it boid by boid, and looks ring by ring further where they do
 // not); for a metric query never below a 64th of the radius in 2D (a 16th in 3D, where
 // a box of cells around a boid costs the square of its width in rows, not its width),
-// so that the whole radius's box, which a boid the rings cannot prove reads, stays a
-// few hundred rows; a topological query (`within_radius` false: the radius only
+// so that the whole radius's box, which a boid the rings cannot prove reads, stays
+// about a hundred rows in 2D and a thousand in 3D; a topological query (`within_radius` false: the radius only
 // bounds it) has no floor.
 // Where a boid sees more than its nearest but that ball is too wide for such cells to
 // save much (a cap of hundreds: cells of 0.85 radius and more), or where cells of
