@@ -301,14 +301,11 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
                 // (Which block sums a boid depends on its cell alone, never on the boid
                 // before it, which another task may hold: the same bits on any threads.)
                 const S cut = near_cut = heeded(near, near_per_lane, neighbours_unknown);
-                if (cut < full_r2) {
-                    const S outside = runs.outside_distance(s, near_plan.reach);
-                    if (cut < outside * outside) {
-                        q.r2 = cut_r2 = cut;
-                        run(near, near_per_lane);
-                        q.r2 = full_r2;
-                        summed = true;
-                    }
+                if (proves_nearest(runs, s, near_plan.reach, cut, full_r2)) {
+                    q.r2 = cut_r2 = cut;
+                    run(near, near_per_lane);
+                    q.r2 = full_r2;
+                    summed = true;
                 }
             }
             if (!summed && beside_crowd && !crowd_first)

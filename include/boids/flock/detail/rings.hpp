@@ -22,6 +22,16 @@ void fill_growing(const Runs& runs, const run_plan& plan, bool one_image, std::s
     }
 }
 
+// Whether the squared radius `cut` of a boid's heeded nearest in the box of cells
+// within `reach` of its own proves them its nearest of all: they lie within the view
+// radius and nearer than any boid outside that box.
+template <class Runs, class S>
+bool proves_nearest(const Runs& runs, std::size_t slot, std::int32_t reach, S cut, S full_r2) {
+    if (!(cut < full_r2)) return false;
+    const S outside = runs.outside_distance(slot, reach);
+    return cut < outside * outside;
+}
+
 // Where a boid's near block (the cells within `from` of its own) did not prove its
 // `heed` nearest: the boxes within a wider reach, each filled in the task's `sub`
 // storage, until one proves them (its heeded nearest lie nearer than any boid outside
@@ -56,12 +66,9 @@ bool sum_in_wider_rings(const Runs& runs, std::size_t slot, std::int32_t from, s
         fill_growing(runs, plan, one_image, slot, axes, vels, n, scratch, scratch.sub, block, image);
         if (block.size <= heed + 1) continue;  // (the boid itself among them)
         const S cut = heeded(block, lanes);
-        if (cut < full_r2) {
-            const S outside = runs.outside_distance(slot, reach);
-            if (cut < outside * outside) {
-                sum(block, lanes, cut);
-                return true;
-            }
+        if (proves_nearest(runs, slot, reach, cut, full_r2)) {
+            sum(block, lanes, cut);
+            return true;
         }
         bound = cut;
     }
