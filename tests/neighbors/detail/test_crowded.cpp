@@ -248,8 +248,8 @@ TEMPLATE_TEST_CASE(
     "there are all_pairs'",
     "[uniform_grid][crowded]", BOIDS_ALL_VEC_TYPES) {
     // A spawn on one spot after a step from rest: its boids a few roundings of their
-    // coordinates apart (sub-cells need only be a few roundings wide: a point's sub-cell
-    // rounds across one at most, and every query reads one more each way).
+    // coordinates apart (sub-cells need only be a few roundings wide: every query reads
+    // the sub-cells of its ball's box, a few roundings wider).
     using V = TestType;
     using S = boids::scalar_t<V>;
     constexpr std::size_t D = boids::dimension_v<V>;
@@ -281,4 +281,82 @@ TEMPLATE_TEST_CASE(
                 test::knn_list<V>(ref, i, 7, std::numeric_limits<S>::infinity()));
         REQUIRE(test::metric_set<V>(grid, i, S(3) * ulp, all) == test::metric_set<V>(ref, i, S(3) * ulp, all));
     }
+}
+
+TEMPLATE_TEST_CASE(
+    "crowded cells: a query reads the sub-cells of its ball's box, a few roundings wider: every point whose offset "
+    "squares within its radius, and not one sub-cell more each way",
+    "[uniform_grid][crowded]", BOIDS_ALL_VEC_TYPES) {
+    using V = TestType;
+    using S = boids::scalar_t<V>;
+    constexpr std::size_t D = boids::dimension_v<V>;
+    const auto kind = GENERATE(boids::edges::open, boids::edges::toroidal);
+    // Far from 0 (coordinates round coarsely), the crowd across a torus's seam or not.
+    const double at = GENERATE(620.0, 1999.75);
+    // Spread over a unit, or a few dozen roundings of a coordinate (sub-cells a few wide).
+    const bool roundings = GENERATE(false, true);
+    const auto world = kind == boids::edges::open ? boids::world_for<V>{} : test::box<V>(kind, 2000, 2000, 2000);
+    auto pos = spawn_with_strays<V>(1500, 8, 600, at);
+    if (roundings) {
+        const S ulp = std::nextafter(S(at), S(0)) - S(at);
+        boids::random_stream spread(31);
+        for (std::size_t i = 0; i < 1500; ++i)
+            pos[i] =
+                boids::generate<V>([&](std::size_t) { return S(at) + S(std::floor(spread.uniform(-40, 41))) * ulp; });
+    }
+    if (kind != boids::edges::open)
+        for (auto& x : pos)
+            x = boids::generate<V>([&](std::size_t d) { return world.wrap_scalar(boids::get(x, d), world.size[d]); });
+    crowded_build<V> b(world, S(40));
+    b.build(pos);
+    const auto& g = b.cells;
+    const auto& cr = g.crowded;
+    REQUIRE(!cr.grids.empty());
+    const bool images = g.layout.images();
+    boids::random_stream rng(29);
+    std::size_t points = 0, edge = 0;
+    for (const auto& sg : cr.grids) {
+        const std::size_t s0 = g.bucket_start[sg.bucket], s1 = g.bucket_start[sg.bucket + 1];
+        for (std::size_t q = 0; q < 300; ++q) {
+            // A boid of the spawn as the query's point (across the seam too: an image of
+            // it), and the exact distance to one of the cell as its radius.
+            const auto sp = static_cast<std::size_t>(rng.uniform(0.0, 1500.0));
+            const std::size_t st = s0 + static_cast<std::size_t>(rng.uniform(0.0, double(s1 - s0)));
+            const V p = pos[sp], t = pos[g.order[st]];
+            const V o = boids::offset(world, p, t);
+            const S r = std::sqrt(boids::dot(o, o)) * S(q % 3 == 0 ? 1.0 : 0.5);
+            std::array<S, D> pa{}, slack{};
+            for (std::size_t d = 0; d < D; ++d) {
+                pa[d] = boids::get(p, d);
+                const S shift = images ? world.size[d] : S(0);
+                slack[d] = boids::detail::sub_cell_slack(sg, pa[d], shift, boids::detail::reach_with_rounding(r), d);
+            }
+            std::array<std::int32_t, D> lo{}, hi{};
+            boids::detail::sub_cells_within(cr, sg, pa, r, images, world, slack, lo, hi);
+            for (std::size_t d = 0; d < D; ++d) {
+                CAPTURE(d, r, sg.w[d], slack[d]);
+                if (!roundings) CHECK(slack[d] < sg.w[d]);
+                // The box's sub-cells: at most two more than its width in them.
+                const double wide = 2.0 * (double(boids::detail::reach_with_rounding(r)) + double(slack[d]));
+                CHECK(double(hi[d] - lo[d] + 1) <= std::floor(wide / double(sg.w[d])) + 2);
+            }
+            for (std::size_t s = s0; s < s1; ++s) {  // each point within r of p lies in them
+                const V x = pos[g.order[s]];
+                const V ox = boids::offset(world, p, x);
+                if (!(boids::dot(ox, ox) <= r * r)) continue;
+                ++points;
+                bool inside = true;
+                for (std::size_t d = 0; d < D; ++d) {
+                    const auto j = static_cast<std::int32_t>(
+                        boids::detail::crowded_cells<S, D>::sub_coord(sg, boids::get(x, d), d));
+                    inside = inside && lo[d] <= j && j <= hi[d];
+                    edge += j == lo[d] || j == hi[d] ? 1u : 0u;
+                }
+                CAPTURE(s, r);
+                CHECK(inside);
+            }
+        }
+    }
+    CHECK(points > 1000);
+    CHECK(edge > 100);  // points in the box's edge sub-cells: the bounds are met, not loose
 }

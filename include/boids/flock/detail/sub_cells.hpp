@@ -29,6 +29,7 @@ struct block_source {
     std::array<std::int32_t, D> lo{}, hi{};
     std::size_t s0 = 0, s1 = 0;
     std::array<S, D> shift{}, at{};
+    std::array<S, D> slack{};  // of the sub-cells (sub_cell_slack)
 };
 
 // Calls visit(e0, e1) for each row along x of sub-cells lo..hi of `sg` (sub-cells are
@@ -40,21 +41,22 @@ void for_each_sub_row(const crowded_cells<S, D>& cr, const block_source<S, D>& s
     const sub_grid_t<S, D>& sg = *src.sub;
     std::array<std::int32_t, D> j = src.lo;
     for (;;) {
-        // How near p the row's points lie across x: a point sits within one sub-cell of
-        // the one sub_coord names; the edge rows hold the cell's strays, however far.
+        // How near p the row's points lie across x: within the slack of their sub-cells
+        // (sub_coord rounds them by less); the edge rows hold the cell's strays, however far.
         S across = S(0);
         std::size_t c = 0;
         for (std::size_t d = D; d-- > 1;) {
             c = c * static_cast<std::size_t>(sg.n[d]) + static_cast<std::size_t>(j[d]);
-            const S below = j[d] == 0 ? S(0) : sg.origin[d] + static_cast<S>(j[d] - 1) * sg.w[d] - p[d];
-            const S above = j[d] == sg.n[d] - 1 ? S(0) : p[d] - (sg.origin[d] + static_cast<S>(j[d] + 2) * sg.w[d]);
+            const S below = j[d] == 0 ? S(0) : sg.origin[d] + static_cast<S>(j[d]) * sg.w[d] - p[d] - src.slack[d];
+            const S above =
+                j[d] == sg.n[d] - 1 ? S(0) : p[d] - (sg.origin[d] + static_cast<S>(j[d] + 1) * sg.w[d]) - src.slack[d];
             const S gap = std::max(std::max(below, above), S(0));
             across += gap * gap;
         }
         if (across <= rr * rr) {
-            const S half = std::sqrt(rr * rr - across);  // of the row's stretch within rr
-            const auto x0 = std::max(static_cast<std::int32_t>(cr.sub_coord(sg, p[0] - half, 0)) - 1, src.lo[0]);
-            const auto x1 = std::min(static_cast<std::int32_t>(cr.sub_coord(sg, p[0] + half, 0)) + 1, src.hi[0]);
+            const S half = std::sqrt(rr * rr - across) + src.slack[0];  // of the row's stretch within rr
+            const auto x0 = std::max(static_cast<std::int32_t>(cr.sub_coord(sg, p[0] - half, 0)), src.lo[0]);
+            const auto x1 = std::min(static_cast<std::int32_t>(cr.sub_coord(sg, p[0] + half, 0)), src.hi[0]);
             c = sg.first + c * static_cast<std::size_t>(sg.n[0]);
             if (x0 <= x1)
                 visit(std::size_t{cr.start[c + static_cast<std::size_t>(x0)]},
@@ -225,7 +227,11 @@ BOIDS_DETAIL_OUT_OF_LINE bool sum_in_sub_cells(const Runs& runs, std::size_t slo
                 src.s1 = g.bucket_start[bc + 1];
                 src.sub = src.s1 - src.s0 > crowded_cell_size ? cr.find(bc) : nullptr;
                 // (src.at is already the image nearest the cell.)
-                if (src.sub != nullptr) sub_cells_within(cr, *src.sub, src.at, r, false, lay.world, src.lo, src.hi);
+                if (src.sub != nullptr) {
+                    for (std::size_t d = 0; d < D; ++d)
+                        src.slack[d] = sub_cell_slack(*src.sub, src.at[d], src.shift[d], read, d);
+                    sub_cells_within(cr, *src.sub, src.at, r, false, lay.world, src.slack, src.lo, src.hi);
+                }
                 visit(static_cast<const block_source<S, D>&>(src));
             });
         };

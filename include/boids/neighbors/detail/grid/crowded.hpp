@@ -68,14 +68,26 @@ template <class S>
                     S(2) * std::sqrt(std::numeric_limits<S>::min()));
 }
 
+// How far rounding may carry, along axis d, a point of sub-grid sg from where its
+// sub-cell says it lies, or the offset to it from x (a query's point, as the image
+// `shift` of the cell sees it) from the exact one: a few units in the last place of
+// the largest magnitude involved, r (the reach) among them.
+template <class SubGrid, class S>
+[[nodiscard]] S sub_cell_slack(const SubGrid& sg, S x, S shift, S r, std::size_t d) noexcept {
+    const S span = std::fabs(sg.origin[d]) + sg.w[d] * static_cast<S>(sg.n[d]);
+    return S(16) * std::numeric_limits<S>::epsilon() * (span + S(2) * (std::fabs(x) + std::fabs(shift)) + r) +
+           S(64) * std::numeric_limits<S>::min();
+}
+
 // The sub-cells of `sg` along each axis, lo..hi, that may hold a point whose offset
-// from p squares to at most r^2 (reach_with_rounding): one wider each way (a point's
-// sub_coord rounds across one at most). Over a torus (`images`), p as near the cell as
-// its images go.
+// from p squares to at most r^2 (reach_with_rounding): those of the box around that
+// ball, wider by `slack` (sub_cell_slack, per axis); sub_coord is monotonic, so a
+// point in the box lies in them. Over a torus (`images`), p as near the cell as its
+// images go.
 template <class World, class S, std::size_t D>
 void sub_cells_within(const crowded_cells<S, D>& cr, const typename crowded_cells<S, D>::sub_grid& sg,
-                      const std::array<S, D>& p, S r, bool images, const World& world, std::array<std::int32_t, D>& lo,
-                      std::array<std::int32_t, D>& hi) noexcept {
+                      const std::array<S, D>& p, S r, bool images, const World& world, const std::array<S, D>& slack,
+                      std::array<std::int32_t, D>& lo, std::array<std::int32_t, D>& hi) noexcept {
     r = reach_with_rounding(r);
     for (std::size_t d = 0; d < D; ++d) {
         S x = p[d];
@@ -83,8 +95,8 @@ void sub_cells_within(const crowded_cells<S, D>& cr, const typename crowded_cell
             const S middle = sg.origin[d] + S(0.5) * sg.w[d] * static_cast<S>(sg.n[d]);
             x = middle - World::minimum_image(middle - x, world.size[d]);
         }
-        lo[d] = static_cast<std::int32_t>(std::max(cr.sub_coord(sg, x - r, d) - S(1), S(0)));
-        hi[d] = static_cast<std::int32_t>(std::min(cr.sub_coord(sg, x + r, d) + S(1), S(sg.n[d] - 1)));
+        lo[d] = static_cast<std::int32_t>(cr.sub_coord(sg, x - (r + slack[d]), d));
+        hi[d] = static_cast<std::int32_t>(cr.sub_coord(sg, x + (r + slack[d]), d));
     }
 }
 
