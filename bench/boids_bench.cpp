@@ -15,6 +15,9 @@
 //     step/lesson_spawn_topological7/... the same boids heeding their 7 nearest;
 //     step/lesson_spawn_second/.../cap:C the step after the first from rest, max_neighbors C;
 //     step/lesson_spawn_spread/grid/N/after:S/golden:G the step S steps after such a spawn
+//   step/spawn3d_spread/grid/N/after:S/beside:B  (3D: N boids spawned on one spot in an open
+//     world at 3 units/s, view radius 20, a 270-degree cone, cap 7, the step S steps on;
+//     B of them spread over a cube 200 across instead)
 // Counters: ns_per_boid; neighbors_per_boid and candidates_per_boid (the boids each
 // query looks at, itself included), the latter two counted untimed for the steps.
 // The standard scene: N boids uniform in a square of side sqrt(N) (density 1),
@@ -483,6 +486,40 @@ void bm_spawn_spread(benchmark::State& state) {
     state.counters["cell_size"] = static_cast<double>(grid.cell_size());
 }
 
+// A 3D spawn (see the header): the flock is a shell within a view radius of the spot
+// for its first steps, packed hundreds to a cubic unit.
+void bm_spawn3d_spread(benchmark::State& state) {
+    using V = f3;
+    const auto n = static_cast<std::size_t>(state.range(0));
+    const auto beside = static_cast<std::size_t>(state.range(2));
+    boids::flock_config<V> cfg;
+    cfg.view_radius = 20;
+    cfg.view_angle = 270;
+    cfg.max_neighbors = 7;
+    cfg.limits = {6.0f, 10.0f, 0.25f, 2.0f};  // max speed, force, reaction time, min speed
+    cfg.separate.radius = 2;
+    boids::random_stream rng(7);
+    std::vector<V> p0(n, V{0, 0, 0}), v0(n);
+    for (auto& v : v0) v = boids::scale(boids::exact_unit_direction<V>(rng.next()), 3.0f);
+    for (std::size_t i = 0; i < beside && i < n; ++i)
+        p0[n - 1 - i] = V{rng.uniform(-100.0f, 100.0f), rng.uniform(-100.0f, 100.0f), rng.uniform(-100.0f, 100.0f)};
+    const float dt = 1.0f / 30;
+    boids::uniform_grid<V> grid(cfg.world, cfg.view_radius);
+    boids::flock_workspace<V> ws;
+    for (long step = 0; step < state.range(1); ++step)
+        boids::flock_step(boids::span<V>(p0), boids::span<V>(v0), cfg, grid, ws, dt);
+    std::vector<V> p = p0, v = v0;
+    for (auto _ : state) {
+        state.PauseTiming();
+        p = p0;
+        v = v0;
+        state.ResumeTiming();
+        boids::flock_step(boids::span<V>(p), boids::span<V>(v), cfg, grid, ws, dt);
+    }
+    state.counters["off_kernel"] = static_cast<double>(ws.report.boids_off_kernel);
+    state.counters["cell_size"] = static_cast<double>(grid.cell_size());
+}
+
 // The metric step's kernel alone (flock/detail/kernel.hpp): one boid's sums over a
 // block of `size` candidates uniform in the cube of side 3 radii around it, as a
 // cell's block of the standard scene holds (43 in 2D, 97 in 3D); hot in the cache.
@@ -641,6 +678,10 @@ void register_all() {
     for (long golden : {0L, 1L})
         spread->Args({20000, 100, golden})->Args({50000, 100, golden})->Args({50000, 300, golden});
     spread->ArgNames({"", "after", "golden"})->Unit(benchmark::kMillisecond)->UseRealTime();
+    auto* spread3d = benchmark::RegisterBenchmark("step/spawn3d_spread/grid", bm_spawn3d_spread);
+    for (long after : {10L, 30L, 60L}) spread3d->Args({30000, after, 0});
+    spread3d->Args({30000, 30, 300});
+    spread3d->ArgNames({"", "after", "beside"})->Unit(benchmark::kMillisecond)->UseRealTime();
     auto* spawn7 = benchmark::RegisterBenchmark("step/lesson_spawn_topological7/grid",
                                                 [](benchmark::State& s) { bm_spawn_step(s, true); });
     for (long n : {5000L, 20000L})
