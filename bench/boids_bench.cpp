@@ -452,6 +452,27 @@ void bm_spawn_step(benchmark::State& state, bool topological, bool second = fals
     state.counters["off_kernel"] = static_cast<double>(ws.report.boids_off_kernel);
 }
 
+// Steps the flock `after` times over the grid, then times the step from there (the
+// state put back before each).
+template <class V>
+void time_step_after(benchmark::State& state, const boids::flock_config<V>& cfg, std::vector<V> p0, std::vector<V> v0,
+                     boids::scalar_t<V> dt, long after) {
+    boids::uniform_grid<V> grid(cfg.world, cfg.view_radius);
+    boids::flock_workspace<V> ws;
+    for (long step = 0; step < after; ++step)
+        boids::flock_step(boids::span<V>(p0), boids::span<V>(v0), cfg, grid, ws, dt);
+    std::vector<V> p = p0, v = v0;
+    for (auto _ : state) {
+        state.PauseTiming();
+        p = p0;
+        v = v0;
+        state.ResumeTiming();
+        boids::flock_step(boids::span<V>(p), boids::span<V>(v), cfg, grid, ws, dt);
+    }
+    state.counters["off_kernel"] = static_cast<double>(ws.report.boids_off_kernel);
+    state.counters["cell_size"] = static_cast<double>(grid.cell_size());
+}
+
 // N lesson boids spawned on one spot, `after` steps on, the step from there. Headings
 // seeded (golden 0): the spawn spreads out on a ring about one boid thick, packed tens
 // of boids to a pixel of its length, and a few denser clumps; or spaced by the golden
@@ -470,20 +491,7 @@ void bm_spawn_spread(benchmark::State& state) {
         v0[i] = state.range(2) != 0 ? V{100.0f * std::cos(golden), 100.0f * std::sin(golden)}
                                     : boids::scale(boids::unit_direction<V>(rng.next()), 100.0f);
     }
-    boids::uniform_grid<V> grid(cfg.world, cfg.view_radius);
-    boids::flock_workspace<V> ws;
-    for (long step = 0; step < state.range(1); ++step)
-        boids::flock_step(boids::span<V>(p0), boids::span<V>(v0), cfg, grid, ws, dt);
-    std::vector<V> p = p0, v = v0;
-    for (auto _ : state) {
-        state.PauseTiming();
-        p = p0;
-        v = v0;
-        state.ResumeTiming();
-        boids::flock_step(boids::span<V>(p), boids::span<V>(v), cfg, grid, ws, dt);
-    }
-    state.counters["off_kernel"] = static_cast<double>(ws.report.boids_off_kernel);
-    state.counters["cell_size"] = static_cast<double>(grid.cell_size());
+    time_step_after(state, cfg, std::move(p0), std::move(v0), dt, state.range(1));
 }
 
 // A 3D spawn (see the header): the flock is a shell within a view radius of the spot
@@ -504,20 +512,7 @@ void bm_spawn3d_spread(benchmark::State& state) {
     for (std::size_t i = 0; i < beside && i < n; ++i)
         p0[n - 1 - i] = V{rng.uniform(-100.0f, 100.0f), rng.uniform(-100.0f, 100.0f), rng.uniform(-100.0f, 100.0f)};
     const float dt = 1.0f / 30;
-    boids::uniform_grid<V> grid(cfg.world, cfg.view_radius);
-    boids::flock_workspace<V> ws;
-    for (long step = 0; step < state.range(1); ++step)
-        boids::flock_step(boids::span<V>(p0), boids::span<V>(v0), cfg, grid, ws, dt);
-    std::vector<V> p = p0, v = v0;
-    for (auto _ : state) {
-        state.PauseTiming();
-        p = p0;
-        v = v0;
-        state.ResumeTiming();
-        boids::flock_step(boids::span<V>(p), boids::span<V>(v), cfg, grid, ws, dt);
-    }
-    state.counters["off_kernel"] = static_cast<double>(ws.report.boids_off_kernel);
-    state.counters["cell_size"] = static_cast<double>(grid.cell_size());
+    time_step_after(state, cfg, std::move(p0), std::move(v0), dt, state.range(1));
 }
 
 // The metric step's kernel alone (flock/detail/kernel.hpp): one boid's sums over a
