@@ -100,6 +100,18 @@ void sub_cells_within(const crowded_cells<S, D>& cr, const typename crowded_cell
     }
 }
 
+// The same, with the slack of a query at p (over a torus, of any image of it: the
+// world's size its shift).
+template <class World, class S, std::size_t D>
+void sub_cells_within(const crowded_cells<S, D>& cr, const typename crowded_cells<S, D>::sub_grid& sg,
+                      const std::array<S, D>& p, S r, bool images, const World& world, std::array<std::int32_t, D>& lo,
+                      std::array<std::int32_t, D>& hi) noexcept {
+    std::array<S, D> slack{};
+    for (std::size_t d = 0; d < D; ++d)
+        slack[d] = sub_cell_slack(sg, p[d], images ? world.size[d] : S(0), reach_with_rounding(r), d);
+    sub_cells_within(cr, sg, p, r, images, world, slack, lo, hi);
+}
+
 // The sub-grid of the cell holding slots [s0, s1) of g, over the box of all but its
 // outermost 1/64 of boids on each side of each axis (strays sharing the cell would
 // spread it thin; sub_coord clamps them into the edge sub-cells); false where it could

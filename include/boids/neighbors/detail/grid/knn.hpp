@@ -93,10 +93,7 @@ bool append_crowded(const grid_cells<V, Hashed>& g, const SubGrid& sg, const std
     const auto& cr = g.crowded;
     const bool images = g.layout.images();
     std::array<std::int32_t, dim> lo{}, hi{};
-    std::array<scalar, dim> slack{};
-    for (std::size_t d = 0; d < dim; ++d)
-        slack[d] = sub_cell_slack(sg, p[d], images ? g.layout.world.size[d] : scalar(0), reach_with_rounding(t), d);
-    sub_cells_within(cr, sg, p, t, images, g.layout.world, slack, lo, hi);
+    sub_cells_within(cr, sg, p, t, images, g.layout.world, lo, hi);
     std::array<std::int32_t, dim> j = lo;
     for (;;) {  // rows of sub-cells along x
         std::size_t c = 0;

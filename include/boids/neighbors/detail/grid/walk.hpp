@@ -120,11 +120,7 @@ void scan_sub_cells(const grid_cells<V, false>& g, const SubGrid& sg, std::size_
     const auto& cr = g.crowded;
     const std::size_t n = g.order.size();
     std::array<std::int32_t, dim> lo{}, hi{};
-    std::array<scalar, dim> slack{};
-    for (std::size_t d = 0; d < dim; ++d)
-        slack[d] =
-            sub_cell_slack(sg, p[d], g.layout.images() ? g.layout.world.size[d] : scalar(0), reach_with_rounding(r), d);
-    sub_cells_within(cr, sg, p, r, g.layout.images(), g.layout.world, slack, lo, hi);
+    sub_cells_within(cr, sg, p, r, g.layout.images(), g.layout.world, lo, hi);
     std::array<std::int32_t, dim> j = lo;
     for (;;) {
         std::size_t c = 0;
