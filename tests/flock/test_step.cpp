@@ -705,6 +705,20 @@ void packed_flock(std::uint64_t seed, std::size_t n, double extent, std::vector<
     }
 }
 
+// n boids spawned on one spot `at`, each at `speed` in its own direction, `steps` steps of
+// dt on over a fresh grid: the uneven disc or shell a game's spawn makes.
+template <class V>
+void spawn_on_one_spot(const boids::flock_config<V>& cfg, std::size_t n, const V& at, double speed, int steps,
+                       double dt, std::vector<V>& p, std::vector<V>& v) {
+    p.assign(n, at);
+    v.resize(n);
+    for (std::size_t i = 0; i < n; ++i)
+        v[i] = boids::scale(boids::exact_unit_direction<V>(boids::random_stream(i).next()), speed);
+    boids::uniform_grid<V> grid(cfg.world, cfg.view_radius);
+    boids::flock_workspace<V> ws;
+    for (int step = 0; step < steps; ++step) boids::flock_step(boids::span<V>(p), boids::span<V>(v), cfg, grid, ws, dt);
+}
+
 boids::world<double, 3> open_world3d() { return boids::world<double, 3>::unbounded(); }
 
 // cube_config's boids in an open world, one step over `grid` and one over all_pairs:
@@ -1098,16 +1112,9 @@ TEST_CASE("a boid the cells around its own cannot prove reads wider rings of the
     // finds too few in the cells around its own: its nearest are looked for in wider
     // boxes of cells, as far as they prove them. Over a large torus, a bounded box and
     // across the torus's seams.
-    auto spawn_cfg = packed_lesson_config(boids::edges::toroidal, 270.0, 7);
-    std::vector<test::dvec2> p(6000, test::dvec2{400.0, 300.0}), v(p.size());
-    for (std::size_t i = 0; i < p.size(); ++i)
-        v[i] = boids::scale(boids::exact_unit_direction<test::dvec2>(boids::random_stream(i).next()), 60.0);
-    {
-        boids::uniform_grid<test::dvec2> grid(spawn_cfg.world, spawn_cfg.view_radius);
-        boids::flock_workspace<test::dvec2> ws;
-        for (int step = 0; step < 40; ++step)
-            boids::flock_step(boids::span<test::dvec2>(p), boids::span<test::dvec2>(v), spawn_cfg, grid, ws, 1.0 / 60);
-    }
+    const auto spawn_cfg = packed_lesson_config(boids::edges::toroidal, 270.0, 7);
+    std::vector<test::dvec2> p, v;
+    spawn_on_one_spot(spawn_cfg, 6000, test::dvec2{400.0, 300.0}, 60.0, 40, 1.0 / 60, p, v);
     for (double seams : {0.0, 400.0})
         for (auto edges : {boids::edges::toroidal, boids::edges::bounded}) {
             if (seams > 0 && edges == boids::edges::bounded) continue;
@@ -1146,15 +1153,8 @@ TEST_CASE("a 3D spawn packed deep inside a view radius: cells under a 16th of it
         return cfg;
     };
     const auto spawn_cfg = make(boids::edges::toroidal, 270.0, 7);
-    std::vector<test::dvec3> p(3000, test::dvec3{200.0, 200.0, 200.0}), v(p.size());
-    for (std::size_t i = 0; i < p.size(); ++i)
-        v[i] = boids::scale(boids::exact_unit_direction<test::dvec3>(boids::random_stream(i).next()), 3.0);
-    {
-        boids::uniform_grid<test::dvec3> grid(spawn_cfg.world, spawn_cfg.view_radius);
-        boids::flock_workspace<test::dvec3> ws;
-        for (int step = 0; step < 15; ++step)
-            boids::flock_step(boids::span<test::dvec3>(p), boids::span<test::dvec3>(v), spawn_cfg, grid, ws, 1.0 / 30);
-    }
+    std::vector<test::dvec3> p, v;
+    spawn_on_one_spot(spawn_cfg, 3000, test::dvec3{200.0, 200.0, 200.0}, 3.0, 15, 1.0 / 30, p, v);
     for (auto edges : {boids::edges::toroidal, boids::edges::open})
         for (double angle : {270.0, 360.0})
             for (std::size_t cap : {std::size_t(1), std::size_t(7)}) {
