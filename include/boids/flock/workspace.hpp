@@ -2,7 +2,9 @@
 // grown to what the flock needs and then reused, and the report of the last step's path.
 #pragma once
 #include <algorithm>
+#include <array>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 #include "../vector.hpp"
 #include "detail/kernel.hpp"
@@ -71,15 +73,32 @@ struct block_storage {
     }
 };
 
+template <class S, std::size_t D>
+using sub_grid_t = typename crowded_cells<S, D>::sub_grid;
+
+// Where a block of candidates comes from: the sub-cells lo..hi (per axis, both
+// included) of a crowded cell's sub-grid, or a cell's slots [s0, s1); over a torus,
+// with the image of the cell nearest the query (`shift`, added to each offset) and the
+// query's point as that image sees it (`at`).
+template <class S, std::size_t D>
+struct block_source {
+    const sub_grid_t<S, D>* sub = nullptr;
+    std::array<std::int32_t, D> lo{}, hi{};
+    std::size_t s0 = 0, s1 = 0;
+    std::array<S, D> shift{}, at{};
+    std::array<S, D> slack{};  // of the sub-cells (sub_cell_slack)
+};
+
 // One task's scratch space in a flock step. Each task grows its own, to the largest
 // neighbourhood it has met: a step allocates nothing once the flock has been as dense.
 template <class S, std::size_t D>
 struct task_scratch {
-    std::vector<neighbor<S, D>> neighbors;  // the per-boid path: one boid's neighbours
-    block_storage<S, D> full, near;         // a cell's candidates within the radius; in the cells around it
-    block_storage<S, D> sub;                // a boid's of a crowded cell, in the sub-cells around its own
-    std::vector<S> distances;               // a crowded boid's distances to a block's candidates
-    off_kernel_counts off{};                // boids handed from the kernel to the per-boid path
+    std::vector<neighbor<S, D>> neighbors;    // the per-boid path: one boid's neighbours
+    block_storage<S, D> full, near;           // a cell's candidates within the radius; in the cells around it
+    block_storage<S, D> sub;                  // a boid's of a crowded cell, in the sub-cells around its own
+    std::vector<S> distances;                 // a crowded boid's distances to a block's candidates
+    std::vector<block_source<S, D>> sources;  // where a crowded boid's block comes from
+    off_kernel_counts off{};                  // boids handed from the kernel to the per-boid path
 
     // A view of `storage` with room for `candidates`; the distances keep up.
     [[nodiscard]] candidate_block<S, D> block_for(block_storage<S, D>& storage, std::size_t candidates) {
@@ -119,10 +138,11 @@ template <class V>
 struct flock_workspace {
     using S = scalar_t<V>;
     std::vector<V> accelerations;
-    std::vector<S> sorted_velocities;                              // per axis, in the grid's cell order
-    std::vector<detail::moved_boid<V>> finished_states;            // new states by slot (the fused step: every boid's)
-    std::vector<unsigned char> finished;                           // by slot: the new state above is ready
-    std::vector<unsigned char> task_ok;                            // per task: its boids suit the fused kernel
+    std::vector<S> sorted_velocities;                    // per axis, in the grid's cell order
+    std::vector<S> crowded_velocities;                   // per axis, in the order of the crowded cells' sub-cells
+    std::vector<detail::moved_boid<V>> finished_states;  // new states by slot (the fused step: every boid's)
+    std::vector<unsigned char> finished;                 // by slot: the new state above is ready
+    std::vector<unsigned char> task_ok;                  // per task: its boids suit the fused kernel
     std::vector<detail::task_scratch<S, dimension_v<V>>> scratch;  // per task
     std::vector<V> gathered_positions, gathered_velocities;        // a strided step's copies of your members
     std::size_t tasks = 0;

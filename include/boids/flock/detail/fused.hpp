@@ -157,6 +157,8 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
     auto plan = runs.plan_for(cfg.view_radius);
     const std::size_t heed = cfg.neighbor_cap();
     const bool capped = heed < n;  // else no boid can be crowded
+    if (capped)
+        gather_crowded_velocities(runs.cells(), ws.sorted_velocities.data(), ws.crowded_velocities, tasks, executor);
     // Cells sized for the cap (the grid sizes them so where the flock is dense:
     // cells_for_query): a boid's nearest are first looked for in the one or two
     // rings of cells around its own (the near block), and the whole radius is
@@ -280,7 +282,8 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
             // first where the near block holds the crowd too, else where that block fails.
             auto in_sub_cells = [&](std::size_t otherwise) {
                 return sum_in_sub_cells(
-                    runs, s, q.p, heed, share, full_r2, most_reach, otherwise, vels, scratch,
+                    runs, s, q.p, heed, share, full_r2, most_reach, otherwise,
+                    step_velocities<S>{vels, ws.crowded_velocities.data()}, scratch,
                     [&](const auto& blk) { return heeded(blk, false, neighbours_unknown); },
                     [&](const auto& blk, S r2) {
                         q.r2 = cut_r2 = r2;

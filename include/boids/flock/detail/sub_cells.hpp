@@ -9,28 +9,14 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
+#include "../../executor.hpp"
 #include "../../neighbors/query.hpp"
 #include "../workspace.hpp"
 #include "kernel.hpp"
 
 namespace boids {
 namespace detail {
-
-template <class S, std::size_t D>
-using sub_grid_t = typename crowded_cells<S, D>::sub_grid;
-
-// Where a block of candidates comes from: the sub-cells lo..hi (per axis, both
-// included) of a crowded cell's sub-grid, or a cell's slots [s0, s1); over a torus,
-// with the image of the cell nearest the query (`shift`, added to each offset) and the
-// query's point as that image sees it (`at`).
-template <class S, std::size_t D>
-struct block_source {
-    const sub_grid_t<S, D>* sub = nullptr;
-    std::array<std::int32_t, D> lo{}, hi{};
-    std::size_t s0 = 0, s1 = 0;
-    std::array<S, D> shift{}, at{};
-    std::array<S, D> slack{};  // of the sub-cells (sub_cell_slack)
-};
 
 // Calls visit(e0, e1) for each row along x of sub-cells lo..hi of `sg` (sub-cells are
 // numbered along x first: a row is one run of the sub-cells' entries), narrowed to the
@@ -74,12 +60,37 @@ void for_each_sub_row(const crowded_cells<S, D>& cr, const block_source<S, D>& s
     }
 }
 
-// Fills `block` with the boids of the sources for_each_source(visit) names (see
-// for_each_sub_row; positions from the sub-cells' copies or the grid's, velocities from
-// `vels`: per axis, n apart, in slot order), growing it in the task's storage where they
-// do not fit.
-template <class G, class S, std::size_t D, class Sources>
-void fill_from_sources(const G& g, Sources&& for_each_source, S rr, const S* vels, task_scratch<S, D>& scratch,
+// A step's velocities per axis: by slot (n apart), and for the crowded cells' entries
+// in their sub-cells' order (the sub-cells' stride apart), so that a row of sub-cells
+// is copied whole rather than slot by slot.
+template <class S>
+struct step_velocities {
+    const S* by_slot = nullptr;
+    const S* by_entry = nullptr;
+};
+
+// Gathers step_velocities::by_entry into `out` from the velocities by slot, in
+// parallel; nothing where no cell is crowded. `out` keeps its largest size.
+template <class G, class S, class Executor>
+void gather_crowded_velocities(const G& g, const S* by_slot, std::vector<S>& out, std::size_t tasks,
+                               Executor& executor) {
+    const auto& cr = g.crowded;
+    if (cr.grids.empty()) return;
+    constexpr std::size_t D = G::dim;
+    const std::size_t n = g.order.size(), entries = cr.stride;
+    if (out.size() < D * entries) out.resize(D * entries);
+    executor(tasks, [&](std::size_t t) {
+        const index_range range = task_range(entries, t, tasks);
+        for (std::size_t d = 0; d < D; ++d)
+            for (std::size_t e = range.begin; e < range.end; ++e) out[d * entries + e] = by_slot[d * n + cr.slot[e]];
+    });
+}
+
+// Fills `block` with the boids of the task's sources (scratch.sources; see
+// for_each_sub_row; positions from the sub-cells' copies or the grid's), growing it in
+// the task's storage where they do not fit.
+template <class G, class S, std::size_t D>
+void fill_from_sources(const G& g, S rr, step_velocities<S> vels, task_scratch<S, D>& scratch,
                        candidate_block<S, D>& block) {
     const auto& cr = g.crowded;
     const std::size_t n = g.order.size();
@@ -87,18 +98,18 @@ void fill_from_sources(const G& g, Sources&& for_each_source, S rr, const S* vel
     // storage grows to the largest crowd met, then stays.
     std::size_t most = 0;
     bool shifted = false;
-    for_each_source([&](const block_source<S, D>& src) {
+    for (const auto& src : scratch.sources) {
         for (std::size_t d = 0; d < D; ++d) shifted = shifted || src.shift[d] != S(0);
         most += src.s1 - src.s0;
-    });
+    }
     if (most > block.capacity) block = scratch.block_for(scratch.sub, most);
     std::size_t at = 0;
-    for_each_source([&](const block_source<S, D>& src) {
+    for (const auto& src : scratch.sources) {
         const std::size_t from_at = at;
         if (src.sub == nullptr) {
             for (std::size_t d = 0; d < D; ++d) {
                 std::copy(g.spos.data() + d * n + src.s0, g.spos.data() + d * n + src.s1, block.pos[d] + at);
-                std::copy(vels + d * n + src.s0, vels + d * n + src.s1, block.vel[d] + at);
+                std::copy(vels.by_slot + d * n + src.s0, vels.by_slot + d * n + src.s1, block.vel[d] + at);
             }
             at += src.s1 - src.s0;
         } else {
@@ -106,16 +117,15 @@ void fill_from_sources(const G& g, Sources&& for_each_source, S rr, const S* vel
                 for (std::size_t d = 0; d < D; ++d) {
                     const S* from = cr.pos.data() + d * cr.stride;
                     std::copy(from + e0, from + e1, block.pos[d] + at);
+                    const S* vel_from = vels.by_entry + d * cr.stride;
+                    std::copy(vel_from + e0, vel_from + e1, block.vel[d] + at);
                 }
-                for (std::size_t e = e0; e < e1; ++e, ++at) {
-                    const std::size_t slot = cr.slot[e];
-                    for (std::size_t d = 0; d < D; ++d) block.vel[d][at] = vels[d * n + slot];
-                }
+                at += e1 - e0;
             });
         }
         for (std::size_t d = 0; shifted && d < D; ++d)
             std::fill(block.shift_row[d] + from_at, block.shift_row[d] + at, src.shift[d]);
-    });
+    }
     block.size = at;
     block.shifted = shifted;
     for (std::size_t d = 0; d < D; ++d) {
@@ -160,8 +170,8 @@ template <class G>
 template <class Runs, class S, std::size_t D, class Heeded, class Sum>
 BOIDS_DETAIL_OUT_OF_LINE bool sum_in_sub_cells(const Runs& runs, std::size_t slot, const std::array<S, D>& p,
                                                std::size_t heed, S share, S full_r2, std::int32_t most_reach,
-                                               std::size_t otherwise, const S* vels, task_scratch<S, D>& scratch,
-                                               Heeded&& heeded, Sum&& sum) {
+                                               std::size_t otherwise, step_velocities<S> vels,
+                                               task_scratch<S, D>& scratch, Heeded&& heeded, Sum&& sum) {
     const auto& g = runs.cells();
     const auto& lay = g.layout;
     const auto& cr = g.crowded;
@@ -203,39 +213,38 @@ BOIDS_DETAIL_OUT_OF_LINE bool sum_in_sub_cells(const Runs& runs, std::size_t slo
         const auto outside = static_cast<double>(runs.outside_distance(slot, reach));  // boids beyond those cells
         const auto r = static_cast<S>(std::min(rr, outside));
         const S read = reach_with_rounding(r);  // every boid whose offset squares to r^2 or less
-        auto for_each_source = [&](auto&& visit) {
-            iterate_box(lo, hi, off, 0, [&](const std::array<std::int32_t, D>& o) {
-                std::array<std::int32_t, D> cell{};
-                block_source<S, D> src;
-                S gap2 = S(0);
-                for (std::size_t d = 0; d < D; ++d) {
-                    cell[d] = c[d] + o[d];
-                    const S gap = lay.cell_gap(p[d], cell[d], d);  // (of the unwrapped cell)
-                    gap2 += gap * gap;
-                    if (cell[d] < 0 && lay.torus()) {  // past the low edge: its boids sit a world size lower
-                        cell[d] += lay.n[d];
-                        src.shift[d] = -lay.world.size[d];
-                    } else if (cell[d] >= lay.n[d] && lay.torus()) {
-                        cell[d] -= lay.n[d];
-                        src.shift[d] = lay.world.size[d];
-                    }
-                    src.at[d] = p[d] - src.shift[d];
+        scratch.sources.clear();                // (keeps its storage: a step allocates none once grown)
+        iterate_box(lo, hi, off, 0, [&](const std::array<std::int32_t, D>& o) {
+            std::array<std::int32_t, D> cell{};
+            block_source<S, D> src;
+            S gap2 = S(0);
+            for (std::size_t d = 0; d < D; ++d) {
+                cell[d] = c[d] + o[d];
+                const S gap = lay.cell_gap(p[d], cell[d], d);  // (of the unwrapped cell)
+                gap2 += gap * gap;
+                if (cell[d] < 0 && lay.torus()) {  // past the low edge: its boids sit a world size lower
+                    cell[d] += lay.n[d];
+                    src.shift[d] = -lay.world.size[d];
+                } else if (cell[d] >= lay.n[d] && lay.torus()) {
+                    cell[d] -= lay.n[d];
+                    src.shift[d] = lay.world.size[d];
                 }
-                if (gap2 > read * read) return;  // every boid there lies further than r
-                const std::size_t bc = lay.bucket_of(cell);
-                src.s0 = g.bucket_start[bc];
-                src.s1 = g.bucket_start[bc + 1];
-                src.sub = src.s1 - src.s0 > crowded_cell_size ? cr.find(bc) : nullptr;
-                // (src.at is already the image nearest the cell.)
-                if (src.sub != nullptr) {
-                    for (std::size_t d = 0; d < D; ++d)
-                        src.slack[d] = sub_cell_slack(*src.sub, src.at[d], src.shift[d], read, d);
-                    sub_cells_within(cr, *src.sub, src.at, r, false, lay.world, src.slack, src.lo, src.hi);
-                }
-                visit(static_cast<const block_source<S, D>&>(src));
-            });
-        };
-        fill_from_sources(g, for_each_source, read, vels, scratch, block);
+                src.at[d] = p[d] - src.shift[d];
+            }
+            if (gap2 > read * read) return;  // every boid there lies further than r
+            const std::size_t bc = lay.bucket_of(cell);
+            src.s0 = g.bucket_start[bc];
+            src.s1 = g.bucket_start[bc + 1];
+            src.sub = src.s1 - src.s0 > crowded_cell_size ? cr.find(bc) : nullptr;
+            // (src.at is already the image nearest the cell.)
+            if (src.sub != nullptr) {
+                for (std::size_t d = 0; d < D; ++d)
+                    src.slack[d] = sub_cell_slack(*src.sub, src.at[d], src.shift[d], read, d);
+                sub_cells_within(cr, *src.sub, src.at, r, false, lay.world, src.slack, src.lo, src.hi);
+            }
+            scratch.sources.push_back(src);
+        });
+        fill_from_sources(g, read, vels, scratch, block);
         const S cut = heeded(block);
         if (cut < r * r) {
             sum(block, cut);

@@ -95,9 +95,13 @@ template <class V>
         // (Twice that radius in 2D; in 3D, where the box of cells around a boid's own
         // holds 27 cells, not 9, one and a half times.)
         const double wide = (D == 2 ? 2.0 : 1.5) * k_radius;
-        const double cell = within_radius ? std::fmax(wide, r / 64.0) : wide;
+        const double metric_floor = r / 64.0;
+        const double cell = within_radius ? std::fmax(wide, metric_floor) : wide;
         const double ringed = 0.55 * k_radius;  // two rings of it: 1.1 times the ball's radius
-        const bool ringed_fits = within_radius && ringed >= r / 16.0 && ringed <= 0.45 * r;
+        // Two rings are for a wide ball; one under a 16th of the radius (a cap of tens)
+        // is served by the wide cells, one ring of which holds it.
+        const double ringed_floor = r / 16.0;
+        const bool ringed_fits = within_radius && ringed >= ringed_floor && ringed <= 0.45 * r;
         const bool ringed_shared = density * std::pow(ringed, double(D)) >= 8.0;  // boids a cell
         if (ringed_fits && ringed_shared) return {static_cast<S>(ringed), 2};
         if (seen_count > 2.0 * static_cast<double>(nearest) && cell > 0 && cell < 0.85 * r)
