@@ -1140,8 +1140,9 @@ TEST_CASE("a 3D spawn packed deep inside a view radius: cells under a 16th of it
           "[flock][dense]") {
     // 3,000 boids spawned on one spot at 3 units a second, 15 steps on: a shell about 1.5
     // across, tens of boids a cubic unit, inside a view radius of 20. The grid sizes its
-    // cells for a cap of 7 there, down to a 64th of the radius (a 16th would read
-    // hundreds of candidates a boid).
+    // cells for a cap of 7 there (a 16th of the radius would read hundreds of candidates
+    // a boid). 5 steps on the shell is half a unit across, and the cells go below a
+    // 64th of the radius, never below a 256th.
     auto make = [](boids::edges edges, double angle, std::size_t cap) {
         boids::flock_config<test::dvec3> cfg;
         if (edges != boids::edges::open) cfg.world = boids::world<double, 3>::box(edges, {400.0, 400.0, 400.0});
@@ -1154,20 +1155,23 @@ TEST_CASE("a 3D spawn packed deep inside a view radius: cells under a 16th of it
     };
     const auto spawn_cfg = make(boids::edges::toroidal, 270.0, 7);
     std::vector<test::dvec3> p, v;
-    spawn_on_one_spot(spawn_cfg, 3000, test::dvec3{200.0, 200.0, 200.0}, 3.0, 15, 1.0 / 30, p, v);
-    for (auto edges : {boids::edges::toroidal, boids::edges::open})
-        for (double angle : {270.0, 360.0})
-            for (std::size_t cap : {std::size_t(1), std::size_t(7)}) {
-                const auto cfg = make(edges, angle, cap);
-                boids::uniform_grid<test::dvec3> grid(cfg.world, cfg.view_radius);
-                boids::flock_workspace<test::dvec3> ws;
-                const auto got = summaries_of_step(cfg, p, v, grid, ws);
-                CAPTURE(static_cast<int>(edges), angle, cap, grid.cell_size());
-                CHECK(grid.cell_size() < cfg.view_radius / 16.0);
-                CHECK(ws.report.boids_off_kernel == 0);
-                CHECK(summaries_off_brute_force(cfg, p, v, got) == 0);
-            }
-    CHECK(same_bits_on_two_threads(spawn_cfg, p, v, 3));
+    for (int steps : {5, 15}) {
+        spawn_on_one_spot(spawn_cfg, 3000, test::dvec3{200.0, 200.0, 200.0}, 3.0, steps, 1.0 / 30, p, v);
+        for (auto edges : {boids::edges::toroidal, boids::edges::open})
+            for (double angle : {270.0, 360.0})
+                for (std::size_t cap : {std::size_t(1), std::size_t(7)}) {
+                    const auto cfg = make(edges, angle, cap);
+                    boids::uniform_grid<test::dvec3> grid(cfg.world, cfg.view_radius);
+                    boids::flock_workspace<test::dvec3> ws;
+                    const auto got = summaries_of_step(cfg, p, v, grid, ws);
+                    CAPTURE(steps, static_cast<int>(edges), angle, cap, grid.cell_size());
+                    CHECK(grid.cell_size() < cfg.view_radius / (steps == 5 ? 64.0 : 16.0));
+                    CHECK(grid.cell_size() >= cfg.view_radius / 256.0);
+                    CHECK(ws.report.boids_off_kernel == 0);
+                    CHECK(summaries_off_brute_force(cfg, p, v, got) == 0);
+                }
+        CHECK(same_bits_on_two_threads(spawn_cfg, p, v, 3));
+    }
 }
 
 TEST_CASE("a packed flock's step is the same bits on 1 and 2 threads, and over any cell size the same neighbours",

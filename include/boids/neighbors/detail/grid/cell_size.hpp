@@ -55,11 +55,12 @@ struct cell_choice {
 // directions: of the circle in 2D, of the sphere in 3D), cells about as wide as the
 // ball that holds them, so that they lie in the box of cells around its own (the
 // fused step proves it boid by boid, and looks ring by ring further where they do
-// not); for a metric query never below a 64th of the radius, so that the whole
-// radius's box, which a boid the rings cannot prove reads, stays about 129 rows in
-// 2D (in 3D, where a box costs the square of its width in rows, at most the grid's
-// rows: its cells are capped at about 8 a boid); a topological query (`within_radius`
-// false: the radius only bounds it) has no floor.
+// not); for a metric query never below a 64th of the radius in 2D, so that the
+// whole radius's box, which a boid the rings cannot prove reads, stays about 129
+// rows; in 3D a 256th (a box there costs the square of its width in rows, but at most
+// the grid's rows: its cells are capped at about 8 a boid; and a spawn's first shell,
+// a unit or two across inside a radius of 20, packs hundreds into a 64th's cell); a
+// topological query (`within_radius` false: the radius only bounds it) has no floor.
 // Where a boid sees more than its nearest but that ball is too wide for such cells to
 // save much (a cap of hundreds: cells of 0.85 radius and more), or where cells of
 // half the ball's radius would still hold several boids each (a cap of hundreds in
@@ -95,7 +96,7 @@ template <class V>
         // (Twice that radius in 2D; in 3D, where the box of cells around a boid's own
         // holds 27 cells, not 9, one and a half times.)
         const double wide = (D == 2 ? 2.0 : 1.5) * k_radius;
-        const double metric_floor = r / 64.0;
+        const double metric_floor = r / (D == 2 ? 64.0 : 256.0);
         const double cell = within_radius ? std::fmax(wide, metric_floor) : wide;
         const double ringed = 0.55 * k_radius;  // two rings of it: 1.1 times the ball's radius
         // Two rings are for a wide ball; one under a 16th of the radius (a cap of tens)
