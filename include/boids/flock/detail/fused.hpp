@@ -178,6 +178,7 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
         const std::size_t b = range.begin, e = range.end;
         task_scratch<S, D>& scratch = ws.scratch[t];
         const S* vels = ws.sorted_velocities.data();
+        const block_filler<std::decay_t<decltype(runs)>, S, D> filler{runs, axes, vels, n, scratch};
         const span<const V> old_vel(velocities.data(), n);  // unchanged until every boid has moved
         candidate_block<S, D> block = scratch.block_for(scratch.full, 0);
         kernel_query<S, D> q{};
@@ -203,15 +204,15 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
         std::size_t cell_end = b;  // the blocks hold the candidates of slots up to here
         // Crowded boids (more neighbours than they heed) come in runs, in cell order.
         bool last_crowded = false;  // the boid before was crowded
-        bool per_lane = images && !one_image;
         const S full_r2 = q.r2;
         const run_plan near_plan{runs.nearest_reach(), false};
-        const bool near_one_image = images && runs.have_one_image(near_plan);
-        bool near_per_lane = images && !near_one_image;
-        // Across a seam: one image a candidate where a cell's boids share a side, else per lane.
+        // Across a seam: one image a candidate where a cell's boids share a side (rule.image,
+        // this cell's), else per lane.
         const bool seams = images && runs.across_seams() && !plan.scan_all;
+        image_rule<S> rule{images, seams, nullptr};
         S cell_image[D] = {};
-        const S* image = nullptr;  // this cell's, where it has one
+        const bool near_one_image = rule.one_image(runs, near_plan);
+        bool per_lane = rule.per_lane(one_image), near_per_lane = rule.per_lane(near_one_image);
         candidate_block<S, D> near = scratch.block_for(scratch.near, 0);
         bool filled = false;        // the block holds this cell's candidates within the radius
         bool beside_crowd = false;  // a crowded cell lies within the radius of this cell (sub_cells.hpp)
@@ -221,18 +222,17 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
             if (s >= cell_end) {
                 cell_end = plan.scan_all ? e : runs.cell_end_of(s);
                 if (seams) {
-                    image = runs.one_side_image(s, cell_end, cell_image);
-                    per_lane = near_per_lane = image == nullptr;
+                    rule.image = runs.one_side_image(s, cell_end, cell_image);
+                    per_lane = rule.per_lane(one_image);
+                    near_per_lane = rule.per_lane(near_one_image);
                 }
                 filled = !two_level;  // else the whole radius is filled when a boid of the cell needs it
                 beside_crowd =
                     capped && !runs.cells().crowded.grids.empty() &&
                     crowded_cell_within(runs.cells(), runs.cell_of(s),
                                         plan.scan_all ? std::numeric_limits<std::int32_t>::max() / 4 : plan.reach);
-                if (two_level)
-                    fill_growing(runs, near_plan, near_one_image, s, axes, vels, n, scratch, scratch.near, near, image);
-                else if (!fill_block(runs, plan, one_image, s, axes, vels, n, block, image))
-                    fill_growing(runs, plan, one_image, s, axes, vels, n, scratch, scratch.full, block, image);
+                if (two_level) filler.fill(near_plan, near_one_image, s, scratch.near, near, rule.image);
+                else filler.fill(plan, one_image, s, scratch.full, block, rule.image);
             }
             const std::size_t i = order[s];
             // This boid's own state from the cell-ordered copies: sequential reads.
@@ -315,15 +315,15 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
                 summed = in_sub_cells(n);  // (the whole radius: at most every boid)
             if (!summed && two_level)
                 summed = sum_in_wider_rings(
-                    runs, s, near_plan.reach, plan.reach, near_cut, full_r2, heed, images, seams, image, axes, vels, n,
-                    scratch, [&](const auto& blk, bool lanes) { return heeded(blk, lanes, neighbours_unknown); },
+                    filler, rule, s, near_plan.reach, plan.reach, near_cut, full_r2, heed,
+                    [&](const auto& blk, bool lanes) { return heeded(blk, lanes, neighbours_unknown); },
                     [&](const auto& blk, bool lanes, S r2) {
                         q.r2 = cut_r2 = r2;
                         run(blk, lanes);
                         q.r2 = full_r2;
                     });
             if (!summed && !filled) {
-                fill_growing(runs, plan, one_image, s, axes, vels, n, scratch, scratch.full, block, image);
+                filler.fill(plan, one_image, s, scratch.full, block, rule.image);
                 filled = true;
             }
             if (!summed) {

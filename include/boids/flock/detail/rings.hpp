@@ -11,16 +11,42 @@
 namespace boids {
 namespace detail {
 
-// fill_block into `blk`, grown first (in the task's `storage`) where it must be.
-template <class S, std::size_t D, class Runs>
-void fill_growing(const Runs& runs, const run_plan& plan, bool one_image, std::size_t slot, const S* axes,
-                  const S* vels, std::size_t n, task_scratch<S, D>& scratch, block_storage<S, D>& storage,
-                  candidate_block<S, D>& blk, const S* cell_image) {
-    for (;;) {
-        if (fill_block(runs, plan, one_image, slot, axes, vels, n, blk, cell_image)) return;
-        blk = scratch.block_for(storage, block_size_of(runs, plan, slot));  // the distances keep up
+// What a task fills its candidate blocks from: the grid as the kernel reads it, the
+// positions and velocities in cell order (`n` apart per axis), and the task's storage.
+template <class Runs, class S, std::size_t D>
+struct block_filler {
+    const Runs& runs;
+    const S* axes;
+    const S* vels;
+    std::size_t n;
+    task_scratch<S, D>& scratch;
+
+    // fill_block into `blk`, grown first (in the task's `storage`) where it must be.
+    void fill(const run_plan& plan, bool one_image, std::size_t slot, block_storage<S, D>& storage,
+              candidate_block<S, D>& blk, const S* cell_image) const {
+        for (;;) {
+            if (fill_block(runs, plan, one_image, slot, axes, vels, n, blk, cell_image)) return;
+            blk = scratch.block_for(storage, block_size_of(runs, plan, slot));  // the distances keep up
+        }
     }
-}
+};
+
+// How a block's candidates take the minimum image over a torus: not at all (`images`
+// false), one image for the whole block where it reaches each cell through one, else
+// lane by lane; across a seam (cells that follow the flock over the torus's edge), one
+// image a candidate where the boid's cell has one (`image`), else lane by lane.
+template <class S>
+struct image_rule {
+    bool images;
+    bool seams;
+    const S* image;
+
+    template <class Runs>
+    [[nodiscard]] bool one_image(const Runs& runs, const run_plan& plan) const {
+        return images && runs.have_one_image(plan);
+    }
+    [[nodiscard]] bool per_lane(bool one) const noexcept { return seams ? image == nullptr : images && !one; }
+};
 
 // Whether the squared radius `cut` of a boid's heeded nearest in the box of cells
 // within `reach` of its own proves them its nearest of all: they lie within the view
@@ -33,22 +59,21 @@ bool proves_nearest(const Runs& runs, std::size_t slot, std::int32_t reach, S cu
 }
 
 // Where a boid's near block (the cells within `from` of its own) did not prove its
-// `heed` nearest: the boxes within a wider reach, each filled in the task's `sub`
-// storage, until one proves them (its heeded nearest lie nearer than any boid outside
-// it). The next reach is the least whose box holds the ball of the nearest the last
-// block saw (`bound`, their squared radius, where it saw more than `heed`), else
-// twice the last. Stops short of `whole_reach`, the whole radius's box, which the
-// caller reads. heeded(blk, lanes): the squared radius of its nearest in blk, or
-// `full_r2` where it sees fewer; sum(blk, lanes, r2) runs the kernel within r2.
-// Lanes take the minimum image one by one where the box reaches some cells through
-// two images (or, across a seam, where the boid's cell has no one image: `image`
-// null). Which boxes a boid reads depends on its position alone: the same bits on any
-// threads.
+// `heed` nearest: the boxes within a wider reach, each filled by `filler` in the
+// task's `sub` storage, until one proves them (its heeded nearest lie nearer than any
+// boid outside it). The next reach is the least whose box holds the ball of the
+// nearest the last block saw (`bound`, their squared radius, where it saw more than
+// `heed`), else twice the last. Stops short of `whole_reach`, the whole radius's box,
+// which the caller reads. heeded(blk, lanes): the squared radius of its nearest in
+// blk, or `full_r2` where it sees fewer; sum(blk, lanes, r2) runs the kernel within
+// r2. Lanes take the minimum image as `rule` says for each box. Which boxes a boid
+// reads depends on its position alone: the same bits on any threads.
 template <class Runs, class S, std::size_t D, class Heeded, class Sum>
-bool sum_in_wider_rings(const Runs& runs, std::size_t slot, std::int32_t from, std::int32_t whole_reach, S bound,
-                        S full_r2, std::size_t heed, bool images, bool seams, const S* image, const S* axes,
-                        const S* vels, std::size_t n, task_scratch<S, D>& scratch, Heeded&& heeded, Sum&& sum) {
-    candidate_block<S, D> block = scratch.block_for(scratch.sub, 0);
+bool sum_in_wider_rings(const block_filler<Runs, S, D>& filler, const image_rule<S>& rule, std::size_t slot,
+                        std::int32_t from, std::int32_t whole_reach, S bound, S full_r2, std::size_t heed,
+                        Heeded&& heeded, Sum&& sum) {
+    const Runs& runs = filler.runs;
+    candidate_block<S, D> block = filler.scratch.block_for(filler.scratch.sub, 0);
     for (std::int32_t reach = from;;) {
         std::int32_t next = 2 * reach;
         if (bound < full_r2) {
@@ -61,9 +86,9 @@ bool sum_in_wider_rings(const Runs& runs, std::size_t slot, std::int32_t from, s
         if (next >= whole_reach) return false;
         reach = next;
         const run_plan plan{reach, false};
-        const bool one_image = images && runs.have_one_image(plan);
-        const bool lanes = seams ? image == nullptr : images && !one_image;
-        fill_growing(runs, plan, one_image, slot, axes, vels, n, scratch, scratch.sub, block, image);
+        const bool one_image = rule.one_image(runs, plan);
+        const bool lanes = rule.per_lane(one_image);
+        filler.fill(plan, one_image, slot, filler.scratch.sub, block, rule.image);
         if (block.size <= heed + 1) continue;  // (the boid itself among them)
         const S cut = heeded(block, lanes);
         if (proves_nearest(runs, slot, reach, cut, full_r2)) {
