@@ -171,7 +171,6 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
     bool whole = !two_level;
     for (std::size_t d = 0; d < D; ++d) whole = whole && runs.cells_per_axis()[d] <= 2 * plan.reach + 1;
     if (whole) plan.scan_all = true;
-    const bool one_image = images && runs.have_one_image(plan);
     const bool avx = avx_at_run_time();
     executor(tasks, [&](std::size_t t) {
         const index_range range = task_range(n, t, tasks);
@@ -211,7 +210,7 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
         const bool seams = images && runs.across_seams() && !plan.scan_all;
         image_rule<S> rule{images, seams, nullptr};
         S cell_image[D] = {};
-        const bool near_one_image = rule.one_image(runs, near_plan);
+        const bool one_image = rule.one_image(runs, plan), near_one_image = rule.one_image(runs, near_plan);
         bool per_lane = rule.per_lane(one_image), near_per_lane = rule.per_lane(near_one_image);
         candidate_block<S, D> near = scratch.block_for(scratch.near, 0);
         bool filled = false;        // the block holds this cell's candidates within the radius
