@@ -215,8 +215,8 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
         candidate_block<S, D> near = scratch.block_for(scratch.near, 0);
         bool filled = false;        // the block holds this cell's candidates within the radius
         bool beside_crowd = false;  // a crowded cell lies within the radius of this cell (sub_cells.hpp)
-        const S share = vision_cone<S, D>::share_of(cfg.view_angle);
-        const std::int32_t most_reach = plan.scan_all ? 2 : std::min(plan.reach, D == 2 ? 8 : 4);  // sub_cells.hpp
+        const nearest_search<S> look{heed, vision_cone<S, D>::share_of(cfg.view_angle), full_r2,
+                                     plan.scan_all ? 2 : std::min(plan.reach, D == 2 ? 8 : 4)};  // sub_cells.hpp
         for (std::size_t s = b; s < e; ++s) {
             if (s >= cell_end) {
                 cell_end = plan.scan_all ? e : runs.cell_end_of(s);
@@ -281,8 +281,7 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
             // first where the near block holds the crowd too, else where that block fails.
             auto in_sub_cells = [&](std::size_t otherwise) {
                 return sum_in_sub_cells(
-                    runs, s, q.p, heed, share, full_r2, most_reach, otherwise,
-                    step_velocities<S>{vels, ws.crowded_velocities.data()}, scratch,
+                    runs, s, q.p, look, otherwise, step_velocities<S>{vels, ws.crowded_velocities.data()}, scratch,
                     [&](const auto& blk) { return heeded(blk, false, neighbours_unknown); },
                     [&](const auto& blk, S r2) {
                         q.r2 = cut_r2 = r2;

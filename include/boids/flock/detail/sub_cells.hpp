@@ -155,23 +155,33 @@ template <class G>
     return false;
 }
 
+// What a crowded boid's search looks for, the same for every boid of a step: its `heed`
+// nearest, of the `share` of directions its cone leaves, within `full_r2` (the view
+// radius's square), in the cells within `most_reach` of its own.
+template <class S>
+struct nearest_search {
+    std::size_t heed;
+    S share;
+    S full_r2;
+    std::int32_t most_reach;
+};
+
 // Sums the boid in `slot`, at `p`, beside or inside crowded cells over the boids within
 // rr of it, where they prove to hold every boid it heeds: of the cells around its own,
 // those within rr, and of those that are crowded, only the sub-cells within rr.
-// heeded(block) gives the squared radius holding its `heed` nearest seen in a block
-// (`full_r2`, the view radius's square, where it sees fewer); where no boid outside the
-// block can be as near, sum(block, r2) runs the kernel within it. rr starts as the
-// radius of the ball that holds them at its own cell's density (`share`: of the
-// directions the cone leaves) and widens up to four times, while the cells within
-// `most_reach` of its own hold it; false where that proves nothing, or where the
-// block the caller reads otherwise (`otherwise` candidates) costs less, and the caller
-// reads the cells around as usual. Which block a boid sums depends on its position alone: the same bits
-// on any threads.
+// heeded(block) gives the squared radius holding its `look.heed` nearest seen in a block
+// (`look.full_r2` where it sees fewer); where no boid outside the block can be as near,
+// sum(block, r2) runs the kernel within it. rr starts as the radius of the ball that
+// holds them at its own cell's density and widens up to four times, while the cells
+// within `look.most_reach` of its own hold it; false where that proves nothing, or
+// where the block the caller reads otherwise (`otherwise` candidates) costs less, and
+// the caller reads the cells around as usual. Which block a boid sums depends on its
+// position alone: the same bits on any threads.
 template <class Runs, class S, std::size_t D, class Heeded, class Sum>
 BOIDS_DETAIL_OUT_OF_LINE bool sum_in_sub_cells(const Runs& runs, std::size_t slot, const std::array<S, D>& p,
-                                               std::size_t heed, S share, S full_r2, std::int32_t most_reach,
-                                               std::size_t otherwise, step_velocities<S> vels,
-                                               task_scratch<S, D>& scratch, Heeded&& heeded, Sum&& sum) {
+                                               const nearest_search<S>& look, std::size_t otherwise,
+                                               step_velocities<S> vels, task_scratch<S, D>& scratch, Heeded&& heeded,
+                                               Sum&& sum) {
     const auto& g = runs.cells();
     const auto& lay = g.layout;
     const auto& cr = g.crowded;
@@ -191,7 +201,8 @@ BOIDS_DETAIL_OUT_OF_LINE bool sum_in_sub_cells(const Runs& runs, std::size_t slo
         }
     }
     if (live == 0 || !(volume > 0)) return false;  // a cell's boids on one spot: the caller's
-    const double want = 1.25 * static_cast<double>(heed + 1) / static_cast<double>(share);  // seen, to heed them
+    const double want =
+        1.25 * static_cast<double>(look.heed + 1) / static_cast<double>(look.share);  // seen, to heed them
     // Where the block the caller reads otherwise holds not four times that, it costs less.
     if (static_cast<double>(otherwise) < 4 * want) return false;
     double rr = radius_of_ball(want * volume / boids, static_cast<std::size_t>(live));
@@ -203,7 +214,7 @@ BOIDS_DETAIL_OUT_OF_LINE bool sum_in_sub_cells(const Runs& runs, std::size_t slo
         // torus at least 2 reach + 1 cells across (so that no cell is two of them), not
         // across a seam of cells that follow the flock over a torus's edge.
         const auto reach = static_cast<std::int32_t>(
-            std::min(std::ceil(rr / static_cast<double>(narrowest)), static_cast<double>(most_reach)));
+            std::min(std::ceil(rr / static_cast<double>(narrowest)), static_cast<double>(look.most_reach)));
         std::array<std::int32_t, D> lo{}, hi{}, off{};
         lay.clipped_offsets(c, reach, lo, hi);
         for (std::size_t d = 0; d < D; ++d) {
@@ -250,9 +261,9 @@ BOIDS_DETAIL_OUT_OF_LINE bool sum_in_sub_cells(const Runs& runs, std::size_t slo
             sum(block, cut);
             return true;
         }
-        if (!(rr < outside) && reach == most_reach) return false;  // no wider here
+        if (!(rr < outside) && reach == look.most_reach) return false;  // no wider here
         // Wider: to the ball its heeded nearest span where the block held them, else twice.
-        rr = cut < full_r2 ? std::max(rr * 1.25, 1.05 * std::sqrt(static_cast<double>(cut))) : rr * 2;
+        rr = cut < look.full_r2 ? std::max(rr * 1.25, 1.05 * std::sqrt(static_cast<double>(cut))) : rr * 2;
     }
     return false;
 }
