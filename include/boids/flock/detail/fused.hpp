@@ -210,8 +210,6 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
         const bool seams = images && runs.across_seams() && !plan.scan_all;
         image_rule<S> rule{images, seams, nullptr};
         S cell_image[D] = {};
-        const bool one_image = rule.one_image(runs, plan), near_one_image = rule.one_image(runs, near_plan);
-        bool per_lane = rule.per_lane(one_image), near_per_lane = rule.per_lane(near_one_image);
         candidate_block<S, D> near = scratch.block_for(scratch.near, 0);
         bool filled = false;        // the block holds this cell's candidates within the radius
         bool beside_crowd = false;  // a crowded cell lies within the radius of this cell (sub_cells.hpp)
@@ -220,18 +218,14 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
         for (std::size_t s = b; s < e; ++s) {
             if (s >= cell_end) {
                 cell_end = plan.scan_all ? e : runs.cell_end_of(s);
-                if (seams) {
-                    rule.image = runs.one_side_image(s, cell_end, cell_image);
-                    per_lane = rule.per_lane(one_image);
-                    near_per_lane = rule.per_lane(near_one_image);
-                }
+                if (seams) rule.image = runs.one_side_image(s, cell_end, cell_image);
                 filled = !two_level;  // else the whole radius is filled when a boid of the cell needs it
                 beside_crowd =
                     capped && !runs.cells().crowded.grids.empty() &&
                     crowded_cell_within(runs.cells(), runs.cell_of(s),
                                         plan.scan_all ? std::numeric_limits<std::int32_t>::max() / 4 : plan.reach);
-                if (two_level) filler.fill(near_plan, near_one_image, s, scratch.near, near, rule.image);
-                else filler.fill(plan, one_image, s, scratch.full, block, rule.image);
+                if (two_level) filler.fill(near_plan, s, rule, scratch.near, near);
+                else filler.fill(plan, s, rule, scratch.full, block);
             }
             const std::size_t i = order[s];
             // This boid's own state from the cell-ordered copies: sequential reads.
@@ -246,11 +240,11 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
                 q.cos_half = vc.cos_half_angle;
                 use_cone = !vc.all_around;
             }
-            // The kernel over `blk`, whose candidates need the minimum image lane by lane
-            // where `lanes`: one instantiation per case, so each inner loop is free of
-            // these branches.
+            // The kernel over `blk`, whose candidates take the minimum image as the block
+            // says (lane by lane, a shift a candidate, or none): one instantiation per
+            // case, so each inner loop is free of these branches.
             S cut_r2 = full_r2;  // where the kernel last cut its radius (its heeded nearest lie within)
-            auto run = [&](const candidate_block<S, D>& blk, bool lanes) {
+            auto run = [&](const candidate_block<S, D>& blk) {
                 auto with = [&](auto wrap) {
                     constexpr wrap_mode W = decltype(wrap)::value;
                     constexpr bool N = !ready_made;  // the nearest distance, for a blend of the user's
@@ -261,19 +255,19 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
                         linear ? block_sums<W, false, true, N>(avx, q, blk, sums)
                                : block_sums<W, false, false, N>(avx, q, blk, sums);
                 };
-                if (lanes) with(std::integral_constant<wrap_mode, wrap_mode::per_lane>{});
+                if (blk.per_lane) with(std::integral_constant<wrap_mode, wrap_mode::per_lane>{});
                 else if (blk.shifted) with(std::integral_constant<wrap_mode, wrap_mode::per_shift>{});
                 else with(std::integral_constant<wrap_mode, wrap_mode::none>{});
             };
             // The squared radius within which it sees exactly its `heed` nearest in `blk`.
-            auto heeded = [&](const candidate_block<S, D>& blk, bool lanes, std::size_t neighbours) {
+            auto heeded = [&](const candidate_block<S, D>& blk, std::size_t neighbours) {
                 auto cut = [&](auto wrap) {
                     constexpr wrap_mode W = decltype(wrap)::value;
                     S* scratch_d2 = scratch.distances.data();
                     return use_cone ? heeded_radius_squared<W, true>(avx, blk, q, heed, neighbours, scratch_d2)
                                     : heeded_radius_squared<W, false>(avx, blk, q, heed, neighbours, scratch_d2);
                 };
-                if (lanes) return cut(std::integral_constant<wrap_mode, wrap_mode::per_lane>{});
+                if (blk.per_lane) return cut(std::integral_constant<wrap_mode, wrap_mode::per_lane>{});
                 if (blk.shifted) return cut(std::integral_constant<wrap_mode, wrap_mode::per_shift>{});
                 return cut(std::integral_constant<wrap_mode, wrap_mode::none>{});
             };
@@ -282,10 +276,10 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
             auto in_sub_cells = [&](std::size_t otherwise) {
                 return sum_in_sub_cells(
                     runs, s, q.p, look, otherwise, step_velocities<S>{vels, ws.crowded_velocities.data()}, scratch,
-                    [&](const auto& blk) { return heeded(blk, false, neighbours_unknown); },
+                    [&](const auto& blk) { return heeded(blk, neighbours_unknown); },
                     [&](const auto& blk, S r2) {
                         q.r2 = cut_r2 = r2;
-                        run(blk, false);
+                        run(blk);
                         q.r2 = full_r2;
                     });
             };
@@ -301,10 +295,10 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
                 // outside it: they are its nearest of all, summed from that block alone.
                 // (Which block sums a boid depends on its cell alone, never on the boid
                 // before it, which another task may hold: the same bits on any threads.)
-                const S cut = near_cut = heeded(near, near_per_lane, neighbours_unknown);
+                const S cut = near_cut = heeded(near, neighbours_unknown);
                 if (proves_nearest(runs, s, near_plan.reach, cut, full_r2)) {
                     q.r2 = cut_r2 = cut;
-                    run(near, near_per_lane);
+                    run(near);
                     q.r2 = full_r2;
                     summed = true;
                 }
@@ -313,33 +307,33 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
                 summed = in_sub_cells(n);  // (the whole radius: at most every boid)
             if (!summed && two_level)
                 summed = sum_in_wider_rings(
-                    filler, rule, s, near_plan.reach, plan.reach, near_cut, full_r2, heed,
-                    [&](const auto& blk, bool lanes) { return heeded(blk, lanes, neighbours_unknown); },
-                    [&](const auto& blk, bool lanes, S r2) {
+                    filler, rule, s, near_plan.reach, plan.reach, near_cut, look,
+                    [&](const auto& blk) { return heeded(blk, neighbours_unknown); },
+                    [&](const auto& blk, S r2) {
                         q.r2 = cut_r2 = r2;
-                        run(blk, lanes);
+                        run(blk);
                         q.r2 = full_r2;
                     });
             if (!summed && !filled) {
-                filler.fill(plan, one_image, s, scratch.full, block, rule.image);
+                filler.fill(plan, s, rule, scratch.full, block);
                 filled = true;
             }
             if (!summed) {
                 if (last_crowded && capped) {
                     // Likely crowded too: counted from the distances rather than by a first
                     // run of the kernel. Not crowded after all: q.r2 comes back as it was.
-                    q.r2 = cut_r2 = heeded(block, per_lane, neighbours_unknown);
-                    run(block, per_lane);
+                    q.r2 = cut_r2 = heeded(block, neighbours_unknown);
+                    run(block);
                     last_crowded = q.r2 < full_r2 || sums.count > heed;
                     q.r2 = full_r2;
                 } else {
-                    run(block, per_lane);
+                    run(block);
                     last_crowded = sums.count > heed;
                     if (last_crowded && sums.coincident == 0) {
                         // Crowded: it heeds its max_neighbors nearest, summed by the kernel with
                         // its radius cut to the last of them (a tie there: the general path below).
-                        q.r2 = cut_r2 = heeded(block, per_lane, sums.count);
-                        run(block, per_lane);
+                        q.r2 = cut_r2 = heeded(block, sums.count);
+                        run(block);
                         q.r2 = full_r2;
                     }
                 }
@@ -349,7 +343,7 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
                 if (on_spot || sums.coincident > 0) ++scratch.off.on_one_spot;
                 else ++scratch.off.tied_at_cap;
                 const std::size_t coincident = on_spot ? heed : sums.coincident;
-                if (filled && cut_r2 == full_r2 && sums.count > heed) cut_r2 = heeded(block, per_lane, sums.count);
+                if (filled && cut_r2 == full_r2 && sums.count > heed) cut_r2 = heeded(block, sums.count);
                 const S within = cut_r2 < full_r2 ? std::sqrt(cut_r2) * S(1.0 + 1.0 / 64) : cfg.view_radius;
                 const auto seen = gather_heeded(i, s, runs, grid, old_vel, cfg, coincident, within, scratch.neighbors);
                 a = blend_at(blend, i, p_i, v_i, boids::summarize(i, old_vel, seen, cfg.separate), dt);

@@ -90,7 +90,8 @@ struct candidate_block {
     S* shift_row[D];
     const S* no_shift = nullptr;
     std::size_t size = 0, capacity = 0;
-    bool shifted = false;  // some candidate's shift is not zero
+    bool shifted = false;   // some candidate's shift is not zero
+    bool per_lane = false;  // its candidates take the minimum image lane by lane (image_rule)
 };
 
 // One boid's query: its position, the cone, the radii and the world's sizes.

@@ -11,26 +11,6 @@
 namespace boids {
 namespace detail {
 
-// What a task fills its candidate blocks from: the grid as the kernel reads it, the
-// positions and velocities in cell order (`n` apart per axis), and the task's storage.
-template <class Runs, class S, std::size_t D>
-struct block_filler {
-    const Runs& runs;
-    const S* axes;
-    const S* vels;
-    std::size_t n;
-    task_scratch<S, D>& scratch;
-
-    // fill_block into `blk`, grown first (in the task's `storage`) where it must be.
-    void fill(const run_plan& plan, bool one_image, std::size_t slot, block_storage<S, D>& storage,
-              candidate_block<S, D>& blk, const S* cell_image) const {
-        for (;;) {
-            if (fill_block(runs, plan, one_image, slot, axes, vels, n, blk, cell_image)) return;
-            blk = scratch.block_for(storage, block_size_of(runs, plan, slot));  // the distances keep up
-        }
-    }
-};
-
 // How a block's candidates take the minimum image over a torus: not at all (`images`
 // false), one image for the whole block where it reaches each cell through one, else
 // lane by lane; across a seam (cells that follow the flock over the torus's edge), one
@@ -48,6 +28,38 @@ struct image_rule {
     [[nodiscard]] bool per_lane(bool one) const noexcept { return seams ? image == nullptr : images && !one; }
 };
 
+// What a task fills its candidate blocks from: the grid as the kernel reads it, the
+// positions and velocities in cell order (`n` apart per axis), and the task's storage.
+template <class Runs, class S, std::size_t D>
+struct block_filler {
+    const Runs& runs;
+    const S* axes;
+    const S* vels;
+    std::size_t n;
+    task_scratch<S, D>& scratch;
+
+    // fill_block into `blk`, grown first (in the task's `storage`) where it must be,
+    // its candidates taking the minimum image as `rule` says (blk.per_lane).
+    void fill(const run_plan& plan, std::size_t slot, const image_rule<S>& rule, block_storage<S, D>& storage,
+              candidate_block<S, D>& blk) const {
+        const bool one = rule.one_image(runs, plan);
+        while (!fill_block(runs, plan, one, slot, axes, vels, n, blk, rule.image))
+            blk = scratch.block_for(storage, block_size_of(runs, plan, slot));  // the distances keep up
+        blk.per_lane = rule.per_lane(one);
+    }
+};
+
+// What a crowded boid's search looks for, the same for every boid of a step: its `heed`
+// nearest, of the `share` of directions its cone leaves, within `full_r2` (the view
+// radius's square), in the cells within `most_reach` of its own.
+template <class S>
+struct nearest_search {
+    std::size_t heed;
+    S share;
+    S full_r2;
+    std::int32_t most_reach;
+};
+
 // Whether the squared radius `cut` of a boid's heeded nearest in the box of cells
 // within `reach` of its own proves them its nearest of all: they lie within the view
 // radius and nearer than any boid outside that box.
@@ -59,24 +71,24 @@ bool proves_nearest(const Runs& runs, std::size_t slot, std::int32_t reach, S cu
 }
 
 // Where a boid's near block (the cells within `from` of its own) did not prove its
-// `heed` nearest: the boxes within a wider reach, each filled by `filler` in the
+// `look.heed` nearest: the boxes within a wider reach, each filled by `filler` in the
 // task's `sub` storage, until one proves them (its heeded nearest lie nearer than any
 // boid outside it). The next reach is the least whose box holds the ball of the
 // nearest the last block saw (`bound`, their squared radius, where it saw more than
-// `heed`), else twice the last. Stops short of `whole_reach`, the whole radius's box,
-// which the caller reads. heeded(blk, lanes): the squared radius of its nearest in
-// blk, or `full_r2` where it sees fewer; sum(blk, lanes, r2) runs the kernel within
-// r2. Lanes take the minimum image as `rule` says for each box. Which boxes a boid
-// reads depends on its position alone: the same bits on any threads.
+// it heeds), else twice the last. Stops short of `whole_reach`, the whole radius's
+// box, which the caller reads. heeded(blk): the squared radius of its nearest in blk,
+// or `look.full_r2` where it sees fewer; sum(blk, r2) runs the kernel within r2.
+// Lanes take the minimum image as `rule` says for each box. Which boxes a boid reads
+// depends on its position alone: the same bits on any threads.
 template <class Runs, class S, std::size_t D, class Heeded, class Sum>
 bool sum_in_wider_rings(const block_filler<Runs, S, D>& filler, const image_rule<S>& rule, std::size_t slot,
-                        std::int32_t from, std::int32_t whole_reach, S bound, S full_r2, std::size_t heed,
+                        std::int32_t from, std::int32_t whole_reach, S bound, const nearest_search<S>& look,
                         Heeded&& heeded, Sum&& sum) {
     const Runs& runs = filler.runs;
     candidate_block<S, D> block = filler.scratch.block_for(filler.scratch.sub, 0);
     for (std::int32_t reach = from;;) {
         std::int32_t next = 2 * reach;
-        if (bound < full_r2) {
+        if (bound < look.full_r2) {
             next = reach + 1;
             for (; next < whole_reach; ++next) {
                 const S outside = runs.outside_distance(slot, next);
@@ -85,14 +97,11 @@ bool sum_in_wider_rings(const block_filler<Runs, S, D>& filler, const image_rule
         }
         if (next >= whole_reach) return false;
         reach = next;
-        const run_plan plan{reach, false};
-        const bool one_image = rule.one_image(runs, plan);
-        const bool lanes = rule.per_lane(one_image);
-        filler.fill(plan, one_image, slot, filler.scratch.sub, block, rule.image);
-        if (block.size <= heed + 1) continue;  // (the boid itself among them)
-        const S cut = heeded(block, lanes);
-        if (proves_nearest(runs, slot, reach, cut, full_r2)) {
-            sum(block, lanes, cut);
+        filler.fill(run_plan{reach, false}, slot, rule, filler.scratch.sub, block);
+        if (block.size <= look.heed + 1) continue;  // (the boid itself among them)
+        const S cut = heeded(block);
+        if (proves_nearest(runs, slot, reach, cut, look.full_r2)) {
+            sum(block, cut);
             return true;
         }
         bound = cut;

@@ -14,6 +14,7 @@
 #include "../../neighbors/query.hpp"
 #include "../workspace.hpp"
 #include "kernel.hpp"
+#include "rings.hpp"
 
 namespace boids {
 namespace detail {
@@ -128,6 +129,7 @@ void fill_from_sources(const G& g, S rr, step_velocities<S> vels, task_scratch<S
     }
     block.size = at;
     block.shifted = shifted;
+    block.per_lane = false;  // each source's shift is its minimum image
     for (std::size_t d = 0; d < D; ++d) {
         block.shift[d] = shifted ? block.shift_row[d] : block.no_shift;
         for (std::size_t k = at; k < at + block_lanes<S>; ++k) {
@@ -154,17 +156,6 @@ template <class G>
     }
     return false;
 }
-
-// What a crowded boid's search looks for, the same for every boid of a step: its `heed`
-// nearest, of the `share` of directions its cone leaves, within `full_r2` (the view
-// radius's square), in the cells within `most_reach` of its own.
-template <class S>
-struct nearest_search {
-    std::size_t heed;
-    S share;
-    S full_r2;
-    std::int32_t most_reach;
-};
 
 // Sums the boid in `slot`, at `p`, beside or inside crowded cells over the boids within
 // rr of it, where they prove to hold every boid it heeds: of the cells around its own,
