@@ -571,6 +571,41 @@ TEST_CASE("heeded_radius_squared: exactly the nearest within it, or a tie left t
     CHECK(within > 3);  // the caller sees more than it heeds and takes the general path
 }
 
+TEST_CASE("heeded_radius_squared: a block that wraps lane by lane counts each candidate's nearest image",
+          "[flock][heed]") {
+    using S = float;
+    boids::detail::task_scratch<S, 2> task;
+    boids::detail::candidate_block<S, 2> block = task.block_view();
+    S* scratch = task.distances.data();
+    boids::detail::kernel_query<S, 2> q{};
+    q.p = {0, 0};
+    q.r2 = 9;
+    q.size = {10, 10};  // a torus 10 across, on which x and x - 10 are the same place
+    q.half = {5, 5};
+    // The boid itself, then others whose nearest image lies at 0.5, 1, 1.3, 2, 2.5 (in
+    // that order of distance, none of them in the order the stored x gives).
+    block.size = 0;
+    for (S x : {S(0), S(9.5), S(-9), S(2), S(-8.7f), S(7.5)}) {
+        block.pos[0][block.size] = x;
+        block.pos[1][block.size] = 0;
+        ++block.size;
+    }
+    block.per_lane = true;
+    auto image = [](S x) { return x > S(5) ? x - S(10) : x < S(-5) ? x + S(10) : x; };
+    for (bool avx : {false, boids::detail::avx_at_run_time()}) {
+        for (std::size_t heed : {1u, 2u, 3u, 4u}) {
+            const S t2 = boids::detail::heeded_radius_squared(avx, block, q, heed, 5, scratch);
+            std::size_t within = 0;
+            for (std::size_t j = 0; j < block.size; ++j) {
+                const S x = image(block.pos[0][j]);
+                within += x * x > 0 && x * x <= t2 ? 1 : 0;
+            }
+            CAPTURE(avx, heed, t2);
+            CHECK(within == heed);
+        }
+    }
+}
+
 TEST_CASE("a flock's state is its two arrays: a fresh grid and workspace mid-run give the same bits",
           "[flock][determinism]") {
     // What rollback needs: copy the positions and velocities, step the copy with new

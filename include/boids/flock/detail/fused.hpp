@@ -10,6 +10,7 @@
 #include "../config.hpp"
 #include "../workspace.hpp"
 #include "finish.hpp"
+#include "block_fill.hpp"
 #include "kernel.hpp"
 #include "rings.hpp"
 #include "sub_cells.hpp"
@@ -245,7 +246,7 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
             // case, so each inner loop is free of these branches.
             S cut_r2 = full_r2;  // where the kernel last cut its radius (its heeded nearest lie within)
             auto run = [&](const candidate_block<S, D>& blk) {
-                auto with = [&](auto wrap) {
+                with_wrap_mode(blk, [&](auto wrap) {
                     constexpr wrap_mode W = decltype(wrap)::value;
                     constexpr bool N = !ready_made;  // the nearest distance, for a blend of the user's
                     if (use_cone)
@@ -254,22 +255,16 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
                     else
                         linear ? block_sums<W, false, true, N>(avx, q, blk, sums)
                                : block_sums<W, false, false, N>(avx, q, blk, sums);
-                };
-                if (blk.per_lane) with(std::integral_constant<wrap_mode, wrap_mode::per_lane>{});
-                else if (blk.shifted) with(std::integral_constant<wrap_mode, wrap_mode::per_shift>{});
-                else with(std::integral_constant<wrap_mode, wrap_mode::none>{});
+                });
             };
             // The squared radius within which it sees exactly its `heed` nearest in `blk`.
             auto heeded = [&](const candidate_block<S, D>& blk, std::size_t neighbours) {
-                auto cut = [&](auto wrap) {
+                return with_wrap_mode(blk, [&](auto wrap) {
                     constexpr wrap_mode W = decltype(wrap)::value;
                     S* scratch_d2 = scratch.distances.data();
                     return use_cone ? heeded_radius_squared<W, true>(avx, blk, q, heed, neighbours, scratch_d2)
                                     : heeded_radius_squared<W, false>(avx, blk, q, heed, neighbours, scratch_d2);
-                };
-                if (blk.per_lane) return cut(std::integral_constant<wrap_mode, wrap_mode::per_lane>{});
-                if (blk.shifted) return cut(std::integral_constant<wrap_mode, wrap_mode::per_shift>{});
-                return cut(std::integral_constant<wrap_mode, wrap_mode::none>{});
+                });
             };
             // Beside a crowd, the boids within a ball around it, the crowd's from its sub-cells:
             // first where the near block holds the crowd too, else where that block fails.

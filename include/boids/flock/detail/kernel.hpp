@@ -109,6 +109,15 @@ enum class wrap_mode {
     per_lane    // the minimum image lane by lane (small tori, where one cell can be two images)
 };
 
+// Calls f with the wrap mode `block` says its candidates take, as an integral_constant:
+// one instantiation per mode, so each inner loop is free of the choice.
+template <class S, std::size_t D, class F>
+decltype(auto) with_wrap_mode(const candidate_block<S, D>& block, F&& f) {
+    if (block.per_lane) return f(std::integral_constant<wrap_mode, wrap_mode::per_lane>{});
+    if (block.shifted) return f(std::integral_constant<wrap_mode, wrap_mode::per_shift>{});
+    return f(std::integral_constant<wrap_mode, wrap_mode::none>{});
+}
+
 #define BOIDS_DETAIL_BLOCK_SUMS block_sums_of_width
 #define BOIDS_DETAIL_SEEN_DISTANCES seen_distances_of_width
 #define BOIDS_DETAIL_BLOCK_SUMS_SPEC BOIDS_DETAIL_INLINE
@@ -328,12 +337,13 @@ BOIDS_DETAIL_OUT_OF_LINE S heeded_radius_squared(bool avx, const candidate_block
     }
     return hi;
 }
-// Without a cone, in a block whose candidates need at most their run's shift.
+// Without a cone, its candidates taking the minimum image as the block says.
 template <class S, std::size_t D>
 S heeded_radius_squared(bool avx, const candidate_block<S, D>& block, const kernel_query<S, D>& q, std::size_t heed,
                         std::size_t neighbours, S* scratch) noexcept {
-    return block.shifted ? heeded_radius_squared<wrap_mode::per_shift, false>(avx, block, q, heed, neighbours, scratch)
-                         : heeded_radius_squared<wrap_mode::none, false>(avx, block, q, heed, neighbours, scratch);
+    return with_wrap_mode(block, [&](auto wrap) {
+        return heeded_radius_squared<decltype(wrap)::value, false>(avx, block, q, heed, neighbours, scratch);
+    });
 }
 
 }  // namespace detail
