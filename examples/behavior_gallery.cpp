@@ -1,5 +1,5 @@
 // behavior_gallery.cpp - draws the behaviours that involve more than one agent (or a
-// field) as SVG pictures for docs/behaviors.md, straight from the library:
+// field, or a flight) as SVG pictures for docs/behaviors.md, straight from the library:
 //   boids-behavior-gallery OUT_DIR
 // Each scene steps its agents at 60 Hz and records their trails.
 #include <boids/boids.hpp>
@@ -12,8 +12,12 @@ namespace {
 struct vec {
     double x, y;
 };
+struct vec3 {
+    double x, y, z;
+};
 }  // namespace
 BOIDS_REGISTER_VECTOR2(vec, double, x, y)
+BOIDS_REGISTER_VECTOR3(vec3, double, x, y, z)
 
 namespace {
 using limits = boids::steering_limits<double>;
@@ -223,6 +227,39 @@ picture leader_collisions_context() {
     pic.trails = {tl, tf[0], tf[1], tf[2], tc[0], tc[1], tx};
     return pic;
 }
+
+// Seen from above (gravity along -y, the ground x-z): three agents run up to the same
+// take-off point and jump onto a ledge 10 up; solid on the ground, dashed in the air.
+picture jumps() {
+    const vec3 takeoff{100, 0, 20}, landing{220, 10, 60}, gravity{0, -30, 0};
+    const boids::jump<vec3> leap{takeoff, landing, gravity, 40, {120, 300, 0.2, 0}};
+    picture pic{"jump, from above: run-ups from behind, beside, too close; flights dashed",
+                {},
+                {{{takeoff.x, takeoff.z}, 1.0}, {{landing.x, landing.z}, 1.0}},
+                {},
+                {}};
+    const vec3 starts[] = {{0, 0, 20}, {40, 0, -30}, {90, 0, 17}};
+    const vec3 velocities[] = {{0, 0, 0}, {0, 0, 50}, {0, 0, 0}};
+    for (std::size_t i = 0; i < 3; ++i) {
+        vec3 p = starts[i], v = velocities[i];
+        trail ground{{}, palette[i]}, air{{}, palette[i], true};
+        ground.points.push_back({p.x, p.z});
+        for (int s = 0; s < 60 * 30 && !leap.ready(p, v); ++s) {
+            boids::integrate(p, v, leap(p, v), dt, leap.limits);
+            ground.points.push_back({p.x, p.z});
+        }
+        v = leap.plan_from(p).launch_velocity;
+        air.points.push_back({p.x, p.z});
+        for (int s = 0; s < 60 * 10 && !(v.y < 0 && p.y <= landing.y); ++s) {
+            p = boids::add_scaled(boids::add_scaled(p, v, dt), gravity, 0.5 * dt * dt);  // exact under gravity
+            v = boids::add_scaled(v, gravity, dt);
+            air.points.push_back({p.x, p.z});
+        }
+        pic.trails.push_back(ground);
+        pic.trails.push_back(air);
+    }
+    return pic;
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -236,5 +273,6 @@ int main(int argc, char** argv) {
     write_svg(flow(), dir + "/behavior-flow-field.svg");
     write_svg(crowd(), dir + "/behavior-queue.svg");
     write_svg(leader_collisions_context(), dir + "/behavior-leader-collisions-context.svg");
+    write_svg(jumps(), dir + "/behavior-jump.svg");
     return 0;
 }

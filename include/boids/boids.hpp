@@ -20,6 +20,7 @@
 #include "behaviors/orientation.hpp"
 #include "behaviors/formation.hpp"
 #include "behaviors/turning.hpp"
+#include "behaviors/jump.hpp"
 #include "neighbors/world.hpp"
 #include "neighbors/query.hpp"
 #include "neighbors/all_pairs.hpp"

@@ -105,3 +105,20 @@ TEMPLATE_TEST_CASE("the lesson's linear ramp overshoots slightly; no_overshoot w
     const boids::arrive<V> arr{target, S(140), lim};
     CHECK(static_cast<double>(arr.effective_slowing_radius()) == Approx(176.0).epsilon(1e-6));
 }
+
+TEMPLATE_TEST_CASE("match_velocity takes on the target velocity, at most max_speed of it", "[match_velocity]",
+                   BOIDS_ALL_VEC_TYPES) {
+    using V = TestType;
+    using S = boids::scalar_t<V>;
+    const auto lim = warmup_limits<V>();
+    const boids::match_velocity<V> m{test::make<V>(0, 60, 30), lim};
+    // Matched: no force; the position plays no part.
+    CHECK(test::len(m(test::make<V>(5, 5, 5), test::make<V>(0, 60, 30))) < 1e-4);
+    // From rest: the gap / 0.2 s, 300 (2D) or 335 (3D) px/s^2, under the 440 clamp.
+    const V a = m(test::make<V>(-7, 3, 1), boids::zero<V>());
+    CHECK(test::near(a, boids::scale(m.target_velocity, S(5)), 1e-2));
+    // A target faster than max_speed is matched at max_speed, in its direction.
+    const boids::match_velocity<V> fast{test::make<V>(1000, 0, 0), lim};
+    CHECK(test::len(fast(boids::zero<V>(), test::make<V>(220, 0, 0))) < 1e-3);
+    CHECK(boids::is_zero(boids::match_velocity<V>{boids::zero<V>(), lim}(boids::zero<V>(), boids::zero<V>())));
+}

@@ -1,4 +1,5 @@
-// boids/behaviors/seek_flee_arrive.hpp - the three single-target behaviours.
+// boids/behaviors/seek_flee_arrive.hpp - the single-target behaviours: seek, flee,
+// arrive, and match_velocity.
 //
 // Each is a small functor: parameters are members, the call takes the agent's
 // position and velocity and returns a steering acceleration (length / s^2).
@@ -19,6 +20,18 @@ struct seek {
         if (boids::is_zero(to_target)) return boids::zero<V>();
         return boids::steer_toward(boids::scale(boids::normalized_or_zero(to_target), limits.max_speed), velocity,
                                    limits);
+    }
+};
+
+// Take on another velocity (a neighbour's, a conveyor's, a formation slot's), at most
+// max_speed of it: no force once matched.
+template <class V>
+struct match_velocity {
+    V target_velocity;
+    steering_limits<scalar_t<V>> limits;
+
+    [[nodiscard]] V operator()(const V& /*position*/, const V& velocity) const noexcept {
+        return boids::steer_toward(boids::clamp_magnitude(target_velocity, limits.max_speed), velocity, limits);
     }
 };
 
