@@ -24,6 +24,7 @@ STRUCTS = {
     "match_velocity": "behaviors/seek_flee_arrive.hpp",
     "jump": "behaviors/jump.hpp",
     "jump_plan": "behaviors/jump.hpp",
+    "avoid_by_raycast": "behaviors/avoid_obstacles.hpp",
     "flock_step_report": "flock/workspace.hpp",
     "separation": "flock/rules.hpp",
     "alignment": "flock/rules.hpp",

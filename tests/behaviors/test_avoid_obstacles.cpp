@@ -82,3 +82,100 @@ TEMPLATE_TEST_CASE("obstacle behaviours on degenerate input", "[obstacles][contr
     CHECK(boids::is_finite(boids::avoid_obstacles<V>{boids::span<const boids::sphere<V>>(&rock, 1), S(0), lim}(z, z)));
     CHECK(boids::is_finite(boids::stay_within<V>{z, z, lim}(z, z)));
 }
+
+namespace {
+// A caller's ray cast against 2D segments, written the way a game's would be: the
+// first wall along the ray, its hit point and its normal.
+struct segment_raycast {
+    const boids::wall<plain_vec2>* walls;
+    std::size_t count;
+    int* calls;
+    bool operator()(const plain_vec2& from, const plain_vec2& to, boids::ray_hit<plain_vec2>& hit) const {
+        ++*calls;
+        double best = 2;
+        for (std::size_t i = 0; i < count; ++i) {
+            const double ex = walls[i].b.x - walls[i].a.x, ey = walls[i].b.y - walls[i].a.y;
+            const double rx = to.x - from.x, ry = to.y - from.y;
+            const double denom = rx * ey - ry * ex;
+            if (denom == 0) continue;
+            const double ax = walls[i].a.x - from.x, ay = walls[i].a.y - from.y;
+            const double t = (ax * ey - ay * ex) / denom, u = (ax * ry - ay * rx) / denom;
+            if (t < 0 || t > 1 || u < 0 || u > 1 || t >= best) continue;
+            best = t;
+            hit.point = {static_cast<float>(from.x + t * rx), static_cast<float>(from.y + t * ry)};
+            hit.normal = {static_cast<float>(ey), static_cast<float>(-ex)};  // either side will do
+        }
+        return best <= 1;
+    }
+};
+}  // namespace
+
+TEST_CASE("avoid_by_raycast over the caller's ray cast pushes as avoid_walls does", "[obstacles][raycast]") {
+    using V = plain_vec2;
+    const boids::steering_limits<float> lim{8, 30, 0.2f, 0};
+    const boids::wall<V> walls[] = {{{10, -20}, {10, 20}}, {{-5, 8}, {25, 12}}, {{0, -9}, {14, -3}}};
+    int calls = 0;
+    const auto by_rays = boids::make_avoid_by_raycast<V>(segment_raycast{walls, 3, &calls}, lim, 6.f);
+    const boids::avoid_walls<V> by_walls{boids::span<const boids::wall<V>>(walls, 3), lim, 6.f};
+    boids::random_stream rng(11);
+    int pushed = 0;
+    for (int i = 0; i < 400; ++i) {
+        const V p{static_cast<float>(rng.uniform(-5, 20)), static_cast<float>(rng.uniform(-12, 14))};
+        const V v = boids::scale(boids::unit_direction<V>(rng.next()), static_cast<float>(rng.uniform(0.5, 8)));
+        calls = 0;
+        const V a = by_rays(p, v), b = by_walls(p, v);
+        CHECK(calls == 3);
+        CAPTURE(test::show(p), test::show(v), test::show(a), test::show(b));
+        CHECK(test::near(a, b, 1e-3));
+        pushed += boids::is_zero(b) ? 0 : 1;
+    }
+    CHECK(pushed > 50);  // the comparison covers pushes, not only quiet ground
+    // Nothing met: no force; a hit with no usable normal is passed over.
+    const auto nothing =
+        boids::make_avoid_by_raycast<V>([](const V&, const V&, boids::ray_hit<V>&) { return false; }, lim, 6.f);
+    CHECK(boids::is_zero(nothing(V{0, 0}, V{5, 0})));
+    const auto no_normal = boids::make_avoid_by_raycast<V>(
+        [](const V& from, const V&, boids::ray_hit<V>& hit) {
+            hit.point = from;
+            hit.normal = V{0, 0};
+            return true;
+        },
+        lim, 6.f);
+    CHECK(boids::is_zero(no_normal(V{0, 0}, V{0, 0})));
+}
+
+TEMPLATE_TEST_CASE("avoid_by_raycast in 3D keeps a diving flyer off the ground", "[obstacles][raycast]",
+                   BOIDS_VEC3_TYPES) {
+    using V = TestType;
+    using S = boids::scalar_t<V>;
+    const boids::steering_limits<S> lim{8, 30, S(0.2), 0};
+    int calls = 0;
+    // The ground, y = 0, seen from above.
+    auto ground = [&calls](const V& from, const V& to, boids::ray_hit<V>& hit) {
+        ++calls;
+        const S y0 = boids::get(from, 1), y1 = boids::get(to, 1);
+        if (!(y0 >= S(0) && y1 < S(0))) return false;
+        hit.point = boids::add_scaled(from, boids::sub(to, from), y0 / (y0 - y1));
+        hit.normal = test::make<V>(0, 1, 0);
+        return true;
+    };
+    const auto avoid = boids::make_avoid_by_raycast<V>(ground, lim, S(8));
+    // Flying level 2 above it: the lower whisker (half length at 45 degrees, 2.8 down) meets
+    // it and pushes up; all five feelers were cast.
+    calls = 0;
+    const V up = avoid(test::make<V>(0, 2, 0), test::make<V>(6, 0, 0));
+    CHECK(calls == 5);
+    CHECK(static_cast<double>(boids::get(up, 1)) > 0);
+    CHECK(std::fabs(static_cast<double>(boids::get(up, 0))) < 1e-4);
+    // A flyer diving at a target under the ground, avoidance first: it never goes below.
+    const boids::seek<V> dive{test::make<V>(40, -30, 5), lim};
+    double lowest = 1e9;
+    test::run<V>(
+        {test::make<V>(0, 12, 0), test::make<V>(4, -4, 0)}, lim, 10, 1.0 / 60,
+        [&](const V& p, const V& v, double) {
+            return boids::blend_priority(lim.max_force, S(1e-3), avoid(p, v), dive(p, v));
+        },
+        [&](const test::agent<V>& a, double) { lowest = std::min(lowest, static_cast<double>(boids::get(a.p, 1))); });
+    CHECK(lowest > 0);
+    CHECK(lowest < 4);  // it did come down to the ground
+}

@@ -1,5 +1,6 @@
 // boids/behaviors/avoid_obstacles.hpp - keeping out of things: round obstacles (circles in
-// 2D, spheres in 3D), walls (2D segments) and a box to stay inside.
+// 2D, spheres in 3D), walls (2D segments), whatever the caller's own ray cast meets, and
+// a box to stay inside.
 //
 // Each returns zero while nothing threatens, so it composes best in a priority
 // blend ahead of what the agent wants to do (blend_priority).
@@ -7,6 +8,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <type_traits>
+#include <utility>
 #include "../span.hpp"
 #include "frame.hpp"
 #include "pursue_evade.hpp"
@@ -69,6 +72,48 @@ struct wall {
     V a, b;
 };
 
+namespace detail {
+// The feelers ahead of an agent: one ahead of feeler_length, and half as long at
+// +-45 degrees to each side (and, in 3D, above and below).
+template <class V>
+struct feelers {
+    static constexpr std::size_t count = dimension_v<V> == 2 ? 3 : 5;
+    V ray[count];
+
+    feelers(const V& velocity, scalar_t<V> feeler_length) noexcept {
+        using S = scalar_t<V>;
+        const local_frame<V> f = local_frame<V>::from_heading(velocity);
+        const S c = S(0.70710678118654752);
+        ray[0] = boids::scale(f.forward, feeler_length);
+        ray[1] = boids::scale(boids::add(boids::scale(f.forward, c), boids::scale(f.side, c)), feeler_length * S(0.5));
+        ray[2] = boids::scale(boids::sub(boids::scale(f.forward, c), boids::scale(f.side, c)), feeler_length * S(0.5));
+        if constexpr (count == 5) {
+            ray[3] =
+                boids::scale(boids::add(boids::scale(f.forward, c), boids::scale(f.up, c)), feeler_length * S(0.5));
+            ray[4] =
+                boids::scale(boids::sub(boids::scale(f.forward, c), boids::scale(f.up, c)), feeler_length * S(0.5));
+        }
+    }
+};
+// The push of the deepest crossing so far: out along the surface's normal (turned to
+// face the feeler's root), in proportion to the depth past the surface.
+template <class V>
+struct deepest_crossing {
+    scalar_t<V> depth = 0;
+    V push = boids::zero<V>();
+
+    void add(scalar_t<V> d, const V& normal, const V& feeler, scalar_t<V> feeler_length,
+             scalar_t<V> max_force) noexcept {
+        using S = scalar_t<V>;
+        if (!(d > depth)) return;
+        depth = d;
+        V n = boids::normalized_or_zero(normal);
+        if (boids::dot(n, feeler) > S(0)) n = boids::negate(n);  // toward our side
+        push = boids::scale(n, max_force * std::min(S(1), S(2) * d / feeler_length));
+    }
+};
+}  // namespace detail
+
 // Three feelers (ahead, and half as long at +-45 degrees); the deepest one that
 // crosses a wall pushes out along the wall's normal, in proportion to the depth.
 template <class V>
@@ -80,15 +125,9 @@ struct avoid_walls {
     S feeler_length = S(1);
 
     [[nodiscard]] V operator()(const V& position, const V& velocity) const noexcept {
-        const local_frame<V> f = local_frame<V>::from_heading(velocity);
-        const S c = S(0.70710678118654752);
-        const V feelers[3] = {
-            boids::scale(f.forward, feeler_length),
-            boids::scale(boids::add(boids::scale(f.forward, c), boids::scale(f.side, c)), feeler_length * S(0.5)),
-            boids::scale(boids::sub(boids::scale(f.forward, c), boids::scale(f.side, c)), feeler_length * S(0.5))};
-        S deepest = S(0);
-        V push = boids::zero<V>();
-        for (const V& feeler : feelers) {
+        const detail::feelers<V> feelers(velocity, feeler_length);
+        detail::deepest_crossing<V> deepest;
+        for (const V& feeler : feelers.ray) {
             for (const auto& w : walls) {
                 const V e = boids::sub(w.b, w.a);
                 const S denom = boids::get(feeler, 0) * boids::get(e, 1) - boids::get(feeler, 1) * boids::get(e, 0);
@@ -98,18 +137,53 @@ struct avoid_walls {
                 const S u =
                     (boids::get(ap, 0) * boids::get(feeler, 1) - boids::get(ap, 1) * boids::get(feeler, 0)) / denom;
                 if (!(t >= S(0) && t <= S(1) && u >= S(0) && u <= S(1))) continue;
-                const S depth = (S(1) - t) * boids::length(feeler);
-                if (depth <= deepest) continue;
-                deepest = depth;
-                V normal = boids::normalized_or_zero(
-                    boids::generate<V>([&](std::size_t i) { return i == 0 ? -boids::get(e, 1) : boids::get(e, 0); }));
-                if (boids::dot(normal, feeler) > S(0)) normal = boids::negate(normal);  // toward our side
-                push = boids::scale(normal, limits.max_force * std::min(S(1), S(2) * depth / feeler_length));
+                const V normal =
+                    boids::generate<V>([&](std::size_t i) { return i == 0 ? -boids::get(e, 1) : boids::get(e, 0); });
+                deepest.add((S(1) - t) * boids::length(feeler), normal, feeler, feeler_length, limits.max_force);
             }
         }
-        return push;
+        return deepest.push;
     }
 };
+
+// Where the caller's ray cast met a surface.
+template <class V>
+struct ray_hit {
+    V point;   // the first point of the surface along the ray
+    V normal;  // the surface's normal there, either way round (any length but zero)
+};
+
+// avoid_walls' feelers against the world of the caller's engine, in 2D or 3D (there two
+// more, above and below): `raycast(from, to, hit)` returns true and fills `hit` where
+// the segment from `from` to `to` first meets something solid (a physics engine's
+// ray query, a tile map's line walk). The deepest crossing pushes out along the
+// surface's normal, in proportion to its depth: make one with make_avoid_by_raycast.
+template <class V, class Raycast>
+struct avoid_by_raycast {
+    using S = scalar_t<V>;
+    Raycast raycast;  // bool(const V& from, const V& to, ray_hit<V>& hit)
+    steering_limits<S> limits;
+    S feeler_length = S(1);
+
+    [[nodiscard]] V operator()(const V& position, const V& velocity) const {
+        const detail::feelers<V> feelers(velocity, feeler_length);
+        detail::deepest_crossing<V> deepest;
+        for (const V& feeler : feelers.ray) {
+            ray_hit<V> hit{position, boids::zero<V>()};
+            if (!raycast(position, boids::add(position, feeler), hit)) continue;
+            const S d = boids::length(feeler) - boids::distance(position, hit.point);
+            if (boids::is_finite(hit.normal) && !boids::is_zero(hit.normal))
+                deepest.add(d, hit.normal, feeler, feeler_length, limits.max_force);
+        }
+        return deepest.push;
+    }
+};
+
+template <class V, class Raycast>
+[[nodiscard]] avoid_by_raycast<V, std::decay_t<Raycast>> make_avoid_by_raycast(
+    Raycast&& raycast, const steering_limits<scalar_t<V>>& limits, scalar_t<V> feeler_length) {
+    return {std::forward<Raycast>(raycast), limits, feeler_length};
+}
 
 // Stay inside the box [low, high]: when the position predicted look_ahead seconds ahead
 // leaves it (shrunk by margin), brake at full force along each offending axis. With
