@@ -1,5 +1,5 @@
 // behavior_gallery.cpp - draws the behaviours that involve more than one agent (or a
-// field, or a flight) as SVG pictures for docs/behaviors.md, straight from the library:
+// field, a flight, walls) as SVG pictures for docs/behaviors.md, straight from the library:
 //   boids-behavior-gallery OUT_DIR
 // Each scene steps its agents at 60 Hz and records their trails.
 #include <boids/boids.hpp>
@@ -33,6 +33,7 @@ struct picture {
     std::vector<trail> trails;
     std::vector<boids::sphere<vec>> circles;
     std::vector<vec> arrows_from, arrows_to;  // a flow field's samples
+    std::vector<boids::wall<vec>> walls = {};
 };
 
 void write_svg(const picture& pic, const std::string& path) {
@@ -45,6 +46,7 @@ void write_svg(const picture& pic, const std::string& path) {
     for (const auto& c : pic.circles)
         grow(c.centre.x - c.radius, c.centre.y - c.radius), grow(c.centre.x + c.radius, c.centre.y + c.radius);
     for (const auto& p : pic.arrows_from) grow(p.x, p.y);
+    for (const auto& w : pic.walls) grow(w.a.x, w.a.y), grow(w.b.x, w.b.y);
     const double pad = 0.05 * std::max(x1 - x0, y1 - y0);
     x0 -= pad, y0 -= pad, x1 += pad, y1 += pad;
     const double w = 640, s = w / (x1 - x0), h = (y1 - y0) * s + 24;
@@ -60,6 +62,9 @@ void write_svg(const picture& pic, const std::string& path) {
     for (std::size_t i = 0; i < pic.arrows_from.size(); ++i)
         out << "<line x1=\"" << X(pic.arrows_from[i].x) << "\" y1=\"" << Y(pic.arrows_from[i].y) << "\" x2=\""
             << X(pic.arrows_to[i].x) << "\" y2=\"" << Y(pic.arrows_to[i].y) << "\" stroke=\"#bbb\"/>\n";
+    for (const auto& l : pic.walls)
+        out << "<line x1=\"" << X(l.a.x) << "\" y1=\"" << Y(l.a.y) << "\" x2=\"" << X(l.b.x) << "\" y2=\"" << Y(l.b.y)
+            << "\" stroke=\"#444\" stroke-width=\"3\"/>\n";
     for (const auto& t : pic.trails) {
         out << "<polyline fill=\"none\" stroke=\"" << t.colour << "\" stroke-width=\"1.8\""
             << (t.dashed ? " stroke-dasharray=\"5 3\"" : "") << " points=\"";
@@ -260,6 +265,29 @@ picture jumps() {
     }
     return pic;
 }
+
+// follow_wall: out of a maze of three lanes, one agent with the wall on its right, one
+// with it on its left, from the same start at rest.
+picture wall_following() {
+    picture pic{
+        "follow_wall: out of a maze, the wall on the right (blue) or on the left (red, dashed)", {}, {}, {}, {}};
+    pic.walls = {{{0, 0}, {200, 0}}, {{200, 0}, {200, 80}}, {{200, 120}, {0, 120}},
+                 {{0, 120}, {0, 0}}, {{66, 0}, {66, 80}},   {{133, 120}, {133, 40}}};
+    const boids::span<const boids::wall<vec>> walls(pic.walls);
+    const boids::wall_side sides[] = {boids::wall_side::right, boids::wall_side::left};
+    for (std::size_t i = 0; i < 2; ++i) {
+        const boids::follow_wall<vec> follow{walls, 10, {60, 720, 2.5 / 60, 0}, sides[i]};
+        vec p{30, 20}, v{0, 0};
+        trail t{{}, palette[i], i == 1};
+        t.points.push_back(p);
+        for (int s = 0; s < 60 * 60 && p.x < 205 && p.y < 125; ++s) {  // until it is out
+            boids::integrate(p, v, follow(p, v), dt, follow.limits);
+            t.points.push_back(p);
+        }
+        pic.trails.push_back(t);
+    }
+    return pic;
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -274,5 +302,6 @@ int main(int argc, char** argv) {
     write_svg(crowd(), dir + "/behavior-queue.svg");
     write_svg(leader_collisions_context(), dir + "/behavior-leader-collisions-context.svg");
     write_svg(jumps(), dir + "/behavior-jump.svg");
+    write_svg(wall_following(), dir + "/behavior-follow-wall.svg");
     return 0;
 }

@@ -25,6 +25,7 @@ STRUCTS = {
     "jump": "behaviors/jump.hpp",
     "jump_plan": "behaviors/jump.hpp",
     "avoid_by_raycast": "behaviors/avoid_obstacles.hpp",
+    "follow_wall": "behaviors/follow_wall.hpp",
     "flock_step_report": "flock/workspace.hpp",
     "separation": "flock/rules.hpp",
     "alignment": "flock/rules.hpp",

@@ -15,6 +15,7 @@
 #include "behaviors/path.hpp"
 #include "behaviors/flow_field.hpp"
 #include "behaviors/avoid_obstacles.hpp"
+#include "behaviors/follow_wall.hpp"
 #include "behaviors/group.hpp"
 #include "behaviors/context.hpp"
 #include "behaviors/orientation.hpp"

@@ -73,6 +73,26 @@ struct wall {
 };
 
 namespace detail {
+// Where the segment from `origin` along `ray` meets wall w, as a fraction of ray (0 to
+// 1), or -1 where it does not (running parallel counts as not meeting).
+template <class V>
+[[nodiscard]] scalar_t<V> wall_crossing(const V& origin, const V& ray, const wall<V>& w) noexcept {
+    using S = scalar_t<V>;
+    const V e = boids::sub(w.b, w.a);
+    const S denom = boids::get(ray, 0) * boids::get(e, 1) - boids::get(ray, 1) * boids::get(e, 0);
+    if (denom == S(0)) return S(-1);
+    const V ap = boids::sub(w.a, origin);
+    const S t = (boids::get(ap, 0) * boids::get(e, 1) - boids::get(ap, 1) * boids::get(e, 0)) / denom;
+    const S u = (boids::get(ap, 0) * boids::get(ray, 1) - boids::get(ap, 1) * boids::get(ray, 0)) / denom;
+    return t >= S(0) && t <= S(1) && u >= S(0) && u <= S(1) ? t : S(-1);
+}
+// The wall's direction turned a quarter left (as long as the wall).
+template <class V>
+[[nodiscard]] V wall_normal(const wall<V>& w) noexcept {
+    const V e = boids::sub(w.b, w.a);
+    return boids::generate<V>([&](std::size_t i) { return i == 0 ? -boids::get(e, 1) : boids::get(e, 0); });
+}
+
 // The feelers ahead of an agent: one ahead of feeler_length, and half as long at
 // +-45 degrees to each side (and, in 3D, above and below).
 template <class V>
@@ -129,16 +149,9 @@ struct avoid_walls {
         detail::deepest_crossing<V> deepest;
         for (const V& feeler : feelers.ray) {
             for (const auto& w : walls) {
-                const V e = boids::sub(w.b, w.a);
-                const S denom = boids::get(feeler, 0) * boids::get(e, 1) - boids::get(feeler, 1) * boids::get(e, 0);
-                if (denom == S(0)) continue;  // parallel
-                const V ap = boids::sub(w.a, position);
-                const S t = (boids::get(ap, 0) * boids::get(e, 1) - boids::get(ap, 1) * boids::get(e, 0)) / denom;
-                const S u =
-                    (boids::get(ap, 0) * boids::get(feeler, 1) - boids::get(ap, 1) * boids::get(feeler, 0)) / denom;
-                if (!(t >= S(0) && t <= S(1) && u >= S(0) && u <= S(1))) continue;
-                const V normal =
-                    boids::generate<V>([&](std::size_t i) { return i == 0 ? -boids::get(e, 1) : boids::get(e, 0); });
+                const S t = detail::wall_crossing(position, feeler, w);
+                if (t < S(0)) continue;
+                const V normal = detail::wall_normal(w);
                 deepest.add((S(1) - t) * boids::length(feeler), normal, feeler, feeler_length, limits.max_force);
             }
         }
