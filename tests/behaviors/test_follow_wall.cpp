@@ -32,6 +32,12 @@ walls_of<V> room(bool door = false) {
     }
     return w;
 }
+// A way 400 long and 2 half_width wide along the x axis, closed at both ends.
+template <class V>
+walls_of<V> closed_way(double half_width) {
+    const double h = half_width;
+    return {seg<V>(-200, -h, 200, -h), seg<V>(200, -h, 200, h), seg<V>(200, h, -200, h), seg<V>(-200, h, -200, -h)};
+}
 
 // The distance kept is 10; max_speed * reaction_time = 2.5 and max_speed^2 = max_force * 5,
 // inside the range docs/behaviors.md states.
@@ -176,8 +182,7 @@ TEMPLATE_TEST_CASE("follow_wall keeps going down a way narrower than twice its d
     using V = TestType;
     using S = boids::scalar_t<V>;
     // 16 wide, 400 long, closed at both ends; the distance asked is 10.
-    const walls_of<V> way{seg<V>(-200, -8, 200, -8), seg<V>(200, -8, 200, 8), seg<V>(200, 8, -200, 8),
-                          seg<V>(-200, 8, -200, -8)};
+    const walls_of<V> way = closed_way<V>(8);
     const boids::follow_wall<V> follow{boids::span<const boids::wall<V>>(way), S(10), limits<V>(),
                                        boids::wall_side::left};
     double travelled = 0;
@@ -201,8 +206,7 @@ TEMPLATE_TEST_CASE("follow_wall never aims through a way narrower than its dista
     using V = TestType;
     using S = boids::scalar_t<V>;
     // 8 wide: the point `distance` (10) from one side lies past the other.
-    const walls_of<V> way{seg<V>(-200, -4, 200, -4), seg<V>(200, -4, 200, 4), seg<V>(200, 4, -200, 4),
-                          seg<V>(-200, 4, -200, -4)};
+    const walls_of<V> way = closed_way<V>(4);
     for (const double look_ahead : {-1.0, 1.0}) {
         boids::follow_wall<V> follow{boids::span<const boids::wall<V>>(way), S(10), limits<V>(),
                                      boids::wall_side::right};

@@ -104,14 +104,16 @@ struct feelers {
         using S = scalar_t<V>;
         const local_frame<V> f = local_frame<V>::from_heading(velocity);
         const S c = S(0.70710678118654752);
+        auto whisker = [&](const V& across, S turn) {  // half length, 45 degrees toward `across` (turn = +-c)
+            return boids::scale(boids::add(boids::scale(f.forward, c), boids::scale(across, turn)),
+                                feeler_length * S(0.5));
+        };
         ray[0] = boids::scale(f.forward, feeler_length);
-        ray[1] = boids::scale(boids::add(boids::scale(f.forward, c), boids::scale(f.side, c)), feeler_length * S(0.5));
-        ray[2] = boids::scale(boids::sub(boids::scale(f.forward, c), boids::scale(f.side, c)), feeler_length * S(0.5));
+        ray[1] = whisker(f.side, c);
+        ray[2] = whisker(f.side, -c);
         if constexpr (count == 5) {
-            ray[3] =
-                boids::scale(boids::add(boids::scale(f.forward, c), boids::scale(f.up, c)), feeler_length * S(0.5));
-            ray[4] =
-                boids::scale(boids::sub(boids::scale(f.forward, c), boids::scale(f.up, c)), feeler_length * S(0.5));
+            ray[3] = whisker(f.up, c);
+            ray[4] = whisker(f.up, -c);
         }
     }
 };

@@ -90,14 +90,8 @@ struct jump {
     // How far behind the take-off point a run-up from rest starts: the way to within
     // velocity_tolerance of the run-up speed, and position_tolerance to spare (infinite
     // when max_force is 0).
-    [[nodiscard]] scalar_t<V> run_up_length() const noexcept {
-        return run_distance(boids::length(plan().run_up_velocity), scalar_t<V>(0)) + position_tolerance;
-    }
-    [[nodiscard]] V run_up_start() const noexcept {
-        const scalar_t<V> length = run_up_length();
-        if (!std::isfinite(length)) return takeoff;
-        return boids::add_scaled(takeoff, boids::normalized_or_zero(plan().run_up_velocity), -length);
-    }
+    [[nodiscard]] scalar_t<V> run_up_length() const noexcept { return run_up_length(plan().run_up_velocity); }
+    [[nodiscard]] V run_up_start() const noexcept { return run_up_start(plan().run_up_velocity); }
 
     // The jump is reachable, and the agent at the take-off point at the run-up
     // velocity, each within its tolerance.
@@ -123,7 +117,7 @@ struct jump {
         // a backward-moving agent travels while it brakes.
         const S room = -along + (pace < S(0) ? pace * pace / (S(2) * limits.max_force) : S(0));
         if (room < run_distance(s, std::max(pace, S(0))))
-            return arrive<V>{run_up_start(), S(0), limits, position_tolerance / S(2)}(here, v);
+            return arrive<V>{run_up_start(w), S(0), limits, position_tolerance / S(2)}(here, v);
         // On the run: the run-up velocity, plus a drift back onto the line slow enough
         // (a quarter of the reaction's rate) not to overshoot it.
         const V off_line = boids::add_scaled(offset, along_unit, -along);
@@ -133,6 +127,15 @@ struct jump {
     }
 
 private:
+    // The same, for the plan's run-up velocity `run_up`, so that one call plans once.
+    [[nodiscard]] scalar_t<V> run_up_length(const V& run_up) const noexcept {
+        return run_distance(boids::length(run_up), scalar_t<V>(0)) + position_tolerance;
+    }
+    [[nodiscard]] V run_up_start(const V& run_up) const noexcept {
+        const scalar_t<V> length = run_up_length(run_up);
+        if (!std::isfinite(length)) return takeoff;
+        return boids::add_scaled(takeoff, boids::normalized_or_zero(run_up), -length);
+    }
     // v without its part along gravity.
     [[nodiscard]] V ground(const V& v) const noexcept {
         const scalar_t<V> g2 = boids::length_squared(gravity);

@@ -241,9 +241,7 @@ const char* fused_metric_step(span<V> positions, span<V> velocities, const flock
                 q.cos_half = vc.cos_half_angle;
                 use_cone = !vc.all_around;
             }
-            // The kernel over `blk`, whose candidates take the minimum image as the block
-            // says (lane by lane, a shift a candidate, or none): one instantiation per
-            // case, so each inner loop is free of these branches.
+            // The kernel over `blk`, its candidates taking the minimum image as the block says.
             S cut_r2 = full_r2;  // where the kernel last cut its radius (its heeded nearest lie within)
             auto run = [&](const candidate_block<S, D>& blk) {
                 with_wrap_mode(blk, [&](auto wrap) {
