@@ -17,6 +17,7 @@
 #include <vector>
 #include "../span.hpp"
 #include "../vector.hpp"
+#include "../detail/box_buckets.hpp"
 #include "detail/linear_program2d.hpp"
 #include "detail/obstacles_by_dimension.hpp"
 
@@ -242,53 +243,26 @@ private:
     }
 
     void rebuild_buckets() {
-        min_x_ = min_y_ = std::numeric_limits<S>::max();
-        S max_x = std::numeric_limits<S>::lowest(), max_y = max_x;
-        for (const edge& e : edges_) {
-            min_x_ = std::min(min_x_, e.x);
-            min_y_ = std::min(min_y_, e.y);
-            max_x = std::max(max_x, e.x);
-            max_y = std::max(max_y, e.y);
-        }
-        cell_ = bucket_;
-        const S span_x = max_x - min_x_, span_y = max_y - min_y_;
-        const S most = S(1024);  // buckets per side at most: the cell grows for vast worlds
-        cell_ = std::max(cell_, std::max(span_x, span_y) / most);
-        columns_ = static_cast<std::size_t>(span_x / cell_) + 1;
-        rows_ = static_cast<std::size_t>(span_y / cell_) + 1;
-        buckets_.assign(columns_ * rows_, {});
-        for (std::size_t i = 0; i < edges_.size(); ++i) {
+        buckets_.assign(edges_.size(), bucket_, [&](std::size_t i, S& x0, S& y0, S& x1, S& y1) {
             const edge& e = edges_[i];
             const edge& n = edges_[e.next];
-            // Cells the edge's bounding box covers: a superset of those it passes.
-            const std::size_t c0 = column(std::min(e.x, n.x)), c1 = column(std::max(e.x, n.x));
-            const std::size_t r0 = row(std::min(e.y, n.y)), r1 = row(std::max(e.y, n.y));
-            for (std::size_t r = r0; r <= r1; ++r)
-                for (std::size_t c = c0; c <= c1; ++c)
-                    buckets_[r * columns_ + c].push_back(static_cast<std::uint32_t>(i));
-        }
-    }
-    [[nodiscard]] std::size_t column(S x) const noexcept { return clamp_index((x - min_x_) / cell_, columns_); }
-    [[nodiscard]] std::size_t row(S y) const noexcept { return clamp_index((y - min_y_) / cell_, rows_); }
-    static std::size_t clamp_index(S f, std::size_t count) noexcept {
-        if (!(f > S(0))) return 0;  // also NaN
-        if (!(f < static_cast<S>(count))) return count - 1;
-        return static_cast<std::size_t>(f);
+            x0 = std::min(e.x, n.x);
+            y0 = std::min(e.y, n.y);
+            x1 = std::max(e.x, n.x);
+            y1 = std::max(e.y, n.y);
+            return true;
+        });
     }
     // Every bucket overlapping the box, each once (an edge may sit in several).
     template <class F>
     void for_each_bucket(S x0, S y0, S x1, S y1, F&& f) const {
-        if (!(x0 <= x1 && y0 <= y1)) return;  // also NaN
-        const std::size_t c0 = column(x0), c1 = column(x1), r0 = row(y0), r1 = row(y1);
-        for (std::size_t r = r0; r <= r1; ++r)
-            for (std::size_t c = c0; c <= c1; ++c) f(buckets_[r * columns_ + c]);
+        buckets_.for_each_bucket(x0, y0, x1, y1,
+                                 [&](const std::vector<std::uint32_t>& b, std::size_t, std::size_t) { f(b); });
     }
 
     S bucket_;
-    S cell_ = S(10), min_x_ = S(0), min_y_ = S(0);
-    std::size_t columns_ = 0, rows_ = 0;
     std::vector<edge> edges_;
-    std::vector<std::vector<std::uint32_t>> buckets_;
+    detail::box_buckets<S> buckets_;
     std::vector<outline> outlines_;
     const char* refusal_ = "";
 };
