@@ -26,6 +26,7 @@ STRUCTS = {
     "jump_plan": "behaviors/jump.hpp",
     "avoid_by_raycast": "behaviors/avoid_obstacles.hpp",
     "follow_wall": "behaviors/follow_wall.hpp",
+    "wall_selection": "behaviors/wall_grid.hpp",
     "flock_step_report": "flock/workspace.hpp",
     "separation": "flock/rules.hpp",
     "alignment": "flock/rules.hpp",

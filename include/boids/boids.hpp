@@ -16,6 +16,7 @@
 #include "behaviors/flow_field.hpp"
 #include "behaviors/avoid_obstacles.hpp"
 #include "behaviors/follow_wall.hpp"
+#include "behaviors/wall_grid.hpp"
 #include "behaviors/group.hpp"
 #include "behaviors/context.hpp"
 #include "behaviors/orientation.hpp"

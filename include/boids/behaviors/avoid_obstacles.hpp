@@ -86,6 +86,15 @@ template <class V>
     const S u = (boids::get(ap, 0) * boids::get(ray, 1) - boids::get(ap, 1) * boids::get(ray, 0)) / denom;
     return t >= S(0) && t <= S(1) && u >= S(0) && u <= S(1) ? t : S(-1);
 }
+// The point of wall w nearest to q (of a zero-length wall, its one point).
+template <class V>
+[[nodiscard]] V nearest_on_wall(const wall<V>& w, const V& q) noexcept {
+    using S = scalar_t<V>;
+    const V ab = boids::sub(w.b, w.a);
+    const S l2 = boids::length_squared(ab);
+    const S t = l2 > S(0) ? std::fmin(std::fmax(boids::dot(boids::sub(q, w.a), ab) / l2, S(0)), S(1)) : S(0);
+    return boids::add_scaled(w.a, ab, t);
+}
 // The wall's direction turned a quarter left (as long as the wall).
 template <class V>
 [[nodiscard]] V wall_normal(const wall<V>& w) noexcept {
@@ -145,6 +154,10 @@ struct avoid_walls {
     span<const wall<V>> walls;
     steering_limits<S> limits;
     S feeler_length = S(1);
+
+    // Walls further than this from the agent never change a call: pass the ones nearer
+    // (wall_grid::near) and the call gives the same result as with all of them.
+    [[nodiscard]] S wall_range() const noexcept { return feeler_length; }
 
     [[nodiscard]] V operator()(const V& position, const V& velocity) const noexcept {
         const detail::feelers<V> feelers(velocity, feeler_length);

@@ -34,10 +34,7 @@ template <class V>
     using S = scalar_t<V>;
     nearest_wall_point<V> best{q};
     for (const wall<V>& w : walls) {
-        const V ab = boids::sub(w.b, w.a);
-        const S l2 = boids::length_squared(ab);
-        const S t = l2 > S(0) ? std::fmin(std::fmax(boids::dot(boids::sub(q, w.a), ab) / l2, S(0)), S(1)) : S(0);
-        const V p = boids::add_scaled(w.a, ab, t);
+        const V p = detail::nearest_on_wall(w, q);
         const S d = boids::distance(q, p);
         if (d < best.distance) best = {p, d, &w};
     }
@@ -83,6 +80,15 @@ struct follow_wall {
         return {};
     }
 
+    // Walls further than this from the agent never change a call (infinite while reach
+    // is): pass the ones nearer (wall_grid::near) and the call gives the same result as
+    // with all of them. The point beside the agent lies within reach + distance of it, the
+    // walk goes at most walk_length() further, and from each point walked the nearest wall
+    // is at most distance + walk_length() away.
+    [[nodiscard]] S wall_range() const noexcept {
+        return (reach + S(2) * (distance + walk_length())) * S(1.0001);  // a hair over: rounding at the edge
+    }
+
     // No wall within reach: zero, so it composes with wander or seek in a priority blend.
     [[nodiscard]] V operator()(const V& position, const V& velocity) const noexcept {
         const detail::nearest_wall_point<V> here = detail::nearest_on_walls(walls, position);
@@ -105,8 +111,7 @@ struct follow_wall {
         const V heading = detail::along_wall(away, on_right);
 
         constexpr int walk_steps = 4;
-        const S time = look_ahead >= S(0) ? look_ahead : S(4) * limits.reaction_time;
-        const S step = std::fmax(limits.max_speed * time, distance) / S(walk_steps);
+        const S step = walk_length() / S(walk_steps);
         V walked[walk_steps + 1];
         walked[0] = point;
         int count = 1;
@@ -134,6 +139,11 @@ struct follow_wall {
     }
 
 private:
+    // The aim's walk: look_ahead of travel at max_speed, and never shorter than distance.
+    [[nodiscard]] S walk_length() const noexcept {
+        const S time = look_ahead >= S(0) ? look_ahead : S(4) * limits.reaction_time;
+        return std::fmax(limits.max_speed * time, distance);
+    }
     // Turned more than 45 degrees toward the wall's side (round an outer corner or a
     // free end): aiming further round would cut across the corner. Turns away from the
     // wall (an inner corner) cut through open space and are not limited.

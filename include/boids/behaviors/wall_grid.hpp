@@ -1,0 +1,104 @@
+// boids/behaviors/wall_grid.hpp - the walls near an agent, out of a level's many: a grid
+// of buckets over the walls, built once, that selects those within a radius for
+// avoid_walls and follow_wall. Their cost grows with every wall they are given; given
+// the walls within their wall_range(), they return what they would with all of them.
+#pragma once
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+#include "../detail/box_buckets.hpp"
+#include "../span.hpp"
+#include "avoid_obstacles.hpp"
+
+namespace boids {
+
+// The walls a query selected, kept by the caller from one query to the next so that a
+// steady-state query allocates nothing.
+template <class V>
+struct wall_selection {
+    std::vector<std::uint32_t> indices;  // into the grid's walls, ascending
+    std::vector<wall<V>> walls;          // those walls, in the same order
+
+    [[nodiscard]] span<const wall<V>> view() const noexcept { return {walls.data(), walls.size()}; }
+};
+
+template <class V>
+class wall_grid {
+public:
+    static_assert(dimension_v<V> == 2, "wall_grid is 2D (its walls are segments)");
+    using S = scalar_t<V>;
+
+    // The walls are copied. bucket: the side of the grid's square buckets (length), about
+    // the radius you query suits; one that is not finite and > 0 gives a 64th of the
+    // walls' extent. Walls that are not finite go in no bucket and are never selected
+    // (follow_wall's validate() rejects them).
+    explicit wall_grid(span<const wall<V>> walls, S bucket) : walls_(walls.begin(), walls.end()) {
+        if (!(bucket > S(0) && std::isfinite(bucket))) bucket = extent() / S(64);
+        if (!(bucket > S(0))) bucket = S(1);  // no walls, or all on one spot
+        bucket_ = bucket;
+        buckets_.assign(walls_.size(), bucket,
+                        [&](std::size_t i, S& x0, S& y0, S& x1, S& y1) { return box(walls_[i], x0, y0, x1, y1); });
+    }
+
+    [[nodiscard]] const std::vector<wall<V>>& walls() const noexcept { return walls_; }
+    [[nodiscard]] S bucket() const noexcept { return bucket_; }
+
+    // The walls whose nearest point lies within `radius` of `position`, in the order
+    // they were given, into `out` (cleared first). An infinite radius selects every
+    // finite wall; a NaN or negative one, none.
+    void near(const V& position, S radius, wall_selection<V>& out) const {
+        out.indices.clear();
+        out.walls.clear();
+        if (!(radius >= S(0)) || !boids::is_finite(position)) return;
+        const S px = boids::get(position, 0), py = boids::get(position, 1);
+        buckets_.for_each_bucket(
+            px - radius, py - radius, px + radius, py + radius,
+            [&](const std::vector<std::uint32_t>& items, std::size_t column, std::size_t row) {
+                for (const std::uint32_t i : items) {
+                    // A wall sits in every bucket its box covers: take it in the first
+                    // of those the query visits (its lowest row, then column, in the query's).
+                    S x0 = S(0), y0 = S(0), x1 = S(0), y1 = S(0);
+                    box(walls_[i], x0, y0, x1, y1);
+                    const std::size_t first_column = std::max(buckets_.column(x0), buckets_.column(px - radius));
+                    const std::size_t first_row = std::max(buckets_.row(y0), buckets_.row(py - radius));
+                    if (column != first_column || row != first_row) continue;
+                    if (boids::distance(position, detail::nearest_on_wall(walls_[i], position)) <= radius)
+                        out.indices.push_back(i);
+                }
+            });
+        std::sort(out.indices.begin(), out.indices.end());
+        for (const std::uint32_t i : out.indices) out.walls.push_back(walls_[i]);
+    }
+
+private:
+    static bool box(const wall<V>& w, S& x0, S& y0, S& x1, S& y1) noexcept {
+        if (!boids::is_finite(w.a) || !boids::is_finite(w.b)) return false;
+        x0 = std::min(boids::get(w.a, 0), boids::get(w.b, 0));
+        y0 = std::min(boids::get(w.a, 1), boids::get(w.b, 1));
+        x1 = std::max(boids::get(w.a, 0), boids::get(w.b, 0));
+        y1 = std::max(boids::get(w.a, 1), boids::get(w.b, 1));
+        return true;
+    }
+    [[nodiscard]] S extent() const noexcept {
+        S lo[2] = {S(0), S(0)}, hi[2] = {S(0), S(0)};
+        bool any = false;
+        for (const wall<V>& w : walls_) {
+            S b[4];
+            if (!box(w, b[0], b[1], b[2], b[3])) continue;
+            for (int d = 0; d < 2; ++d) {
+                lo[d] = any ? std::min(lo[d], b[d]) : b[d];
+                hi[d] = any ? std::max(hi[d], b[d + 2]) : b[d + 2];
+            }
+            any = true;
+        }
+        return std::max(hi[0] - lo[0], hi[1] - lo[1]);
+    }
+
+    std::vector<wall<V>> walls_;
+    S bucket_ = S(1);
+    detail::box_buckets<S> buckets_;
+};
+
+}  // namespace boids
