@@ -40,6 +40,11 @@ public:
         bucket_ = bucket;
         buckets_.assign(walls_.size(), bucket,
                         [&](std::size_t i, S& x0, S& y0, S& x1, S& y1) { return box(walls_[i], x0, y0, x1, y1); });
+        first_bucket_.resize(walls_.size());
+        for (std::size_t i = 0; i < walls_.size(); ++i) {
+            S x0 = S(0), y0 = S(0), x1 = S(0), y1 = S(0);
+            if (box(walls_[i], x0, y0, x1, y1)) first_bucket_[i] = {buckets_.column(x0), buckets_.row(y0)};
+        }
     }
 
     [[nodiscard]] const std::vector<wall<V>>& walls() const noexcept { return walls_; }
@@ -53,17 +58,16 @@ public:
         out.walls.clear();
         if (!(radius >= S(0)) || !boids::is_finite(position)) return;
         const S px = boids::get(position, 0), py = boids::get(position, 1);
+        const std::size_t query_column = buckets_.column(px - radius), query_row = buckets_.row(py - radius);
         buckets_.for_each_bucket(
             px - radius, py - radius, px + radius, py + radius,
             [&](const std::vector<std::uint32_t>& items, std::size_t column, std::size_t row) {
                 for (const std::uint32_t i : items) {
                     // A wall sits in every bucket its box covers: take it in the first
                     // of those the query visits (its lowest row, then column, in the query's).
-                    S x0 = S(0), y0 = S(0), x1 = S(0), y1 = S(0);
-                    box(walls_[i], x0, y0, x1, y1);
-                    const std::size_t first_column = std::max(buckets_.column(x0), buckets_.column(px - radius));
-                    const std::size_t first_row = std::max(buckets_.row(y0), buckets_.row(py - radius));
-                    if (column != first_column || row != first_row) continue;
+                    const bucket_index& first = first_bucket_[i];
+                    if (column != std::max(first.column, query_column) || row != std::max(first.row, query_row))
+                        continue;
                     if (boids::distance(position, detail::nearest_on_wall(walls_[i], position)) <= radius)
                         out.indices.push_back(i);
                 }
@@ -96,7 +100,11 @@ private:
         return std::max(hi[0] - lo[0], hi[1] - lo[1]);
     }
 
+    struct bucket_index {
+        std::size_t column = 0, row = 0;
+    };
     std::vector<wall<V>> walls_;
+    std::vector<bucket_index> first_bucket_;  // of each wall's box: its lowest column and row
     S bucket_ = S(1);
     detail::box_buckets<S> buckets_;
 };
