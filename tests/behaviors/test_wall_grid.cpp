@@ -70,6 +70,10 @@ TEMPLATE_TEST_CASE("wall_grid::near selects the walls within the radius, once ea
     for (const double bucket : {2.0, 50.0, 5000.0, 0.0}) {
         const boids::wall_grid<V> grid(boids::span<const boids::wall<V>>(walls), static_cast<S>(bucket));
         CHECK(grid.bucket() > S(0));
+        // The side used: as asked, unless the level would need more than about 4 buckets
+        // a wall (here 40 a side over its 1,000 and more).
+        if (bucket == 50.0) CHECK(grid.bucket() == S(50));
+        if (bucket == 2.0) CHECK(grid.bucket() > S(25));
         std::size_t selected = 0;
         for (int q = 0; q < 300; ++q) {
             const V p = test::make<V>(coordinate(rng), coordinate(rng));
@@ -211,6 +215,19 @@ TEMPLATE_TEST_CASE("wall_grid: no walls, walls that are not finite, odd radii an
         grid.near(test::make<V>(inf, 4), S(1000), got);
         CHECK(got.indices.empty());
     }
+}
+
+TEST_CASE("wall_grid: a wall whose distance rounds to the radius is selected, outside the box by a hair",
+          "[wall_grid]") {
+    using V = glm::dvec2;
+    // The wall lies 7e-171 below y = 0, the query's box reaches down to 0: its distance,
+    // 31354 + 7e-171, rounds to the radius.
+    const double tiny = -7.4036710823662963e-171;
+    const walls_of<V> walls{{V(2.5e-323, 0), V(0, 8.1e-320)}, {V(tiny, tiny), V(tiny, -7.2540736217240651e-171)}};
+    const boids::wall_grid<V> grid(boids::span<const boids::wall<V>>(walls), 0);
+    boids::wall_selection<V> got;
+    grid.near(V(tiny, 31354), 31354, got);
+    CHECK(got.indices == std::vector<std::uint32_t>{0, 1});
 }
 
 TEST_CASE("wall_grid: a steady-state query reuses the selection's storage", "[wall_grid]") {

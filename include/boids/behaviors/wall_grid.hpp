@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <vector>
 #include "../detail/box_buckets.hpp"
 #include "../span.hpp"
@@ -32,14 +33,20 @@ public:
 
     // The walls are copied. bucket: the side of the grid's square buckets (length), about
     // the radius you query suits; one that is not finite and > 0 gives a 64th of the
-    // walls' extent. Walls that are not finite go in no bucket and are never selected
-    // (follow_wall's validate() rejects them).
+    // walls' extent. It grows where the level would need more than about 4 buckets a wall
+    // (bucket() is the side used). Walls that are not finite go in no bucket and are never
+    // selected (follow_wall's validate() rejects them).
     explicit wall_grid(span<const wall<V>> walls, S bucket) : walls_(walls.begin(), walls.end()) {
         if (!(bucket > S(0) && std::isfinite(bucket))) bucket = extent() / S(64);
         if (!(bucket > S(0))) bucket = S(1);  // no walls, or all on one spot
-        bucket_ = bucket;
-        buckets_.assign(walls_.size(), bucket,
-                        [&](std::size_t i, S& x0, S& y0, S& x1, S& y1) { return box(walls_[i], x0, y0, x1, y1); });
+        // At most about 4 buckets a wall, so that a bucket far smaller than the level
+        // costs neither memory nor the time of visiting empty buckets.
+        const auto side = static_cast<std::size_t>(std::ceil(std::sqrt(4.0 * static_cast<double>(walls_.size()))));
+        buckets_.assign(
+            walls_.size(), bucket,
+            [&](std::size_t i, S& x0, S& y0, S& x1, S& y1) { return box(walls_[i], x0, y0, x1, y1); },
+            std::min<std::size_t>(std::max<std::size_t>(side, 8), 1024));
+        bucket_ = buckets_.cell();
         first_bucket_.resize(walls_.size());
         for (std::size_t i = 0; i < walls_.size(); ++i) {
             S x0 = S(0), y0 = S(0), x1 = S(0), y1 = S(0);
@@ -58,9 +65,13 @@ public:
         out.walls.clear();
         if (!(radius >= S(0)) || !boids::is_finite(position)) return;
         const S px = boids::get(position, 0), py = boids::get(position, 1);
-        const std::size_t query_column = buckets_.column(px - radius), query_row = buckets_.row(py - radius);
+        // The buckets of the query's box, a few roundings wider: a wall whose distance
+        // rounds to the radius may lie a hair outside the box.
+        const S reach = radius + (radius + std::fabs(px) + std::fabs(py)) * S(4) * std::numeric_limits<S>::epsilon() +
+                        S(4) * std::numeric_limits<S>::denorm_min();
+        const std::size_t query_column = buckets_.column(px - reach), query_row = buckets_.row(py - reach);
         buckets_.for_each_bucket(
-            px - radius, py - radius, px + radius, py + radius,
+            px - reach, py - reach, px + reach, py + reach,
             [&](const std::vector<std::uint32_t>& items, std::size_t column, std::size_t row) {
                 for (const std::uint32_t i : items) {
                     // A wall sits in every bucket its box covers: take it in the first

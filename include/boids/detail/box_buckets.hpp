@@ -16,9 +16,9 @@ class box_buckets {
 public:
     // Items 0 to count-1, item i's box given by box(i, x0, y0, x1, y1) (x0 <= x1, y0 <= y1);
     // an item for which box returns false goes in no bucket. `bucket` is the side asked
-    // (> 0 and finite); it grows so that no side holds more than 1,024 buckets.
+    // (> 0 and finite); it grows so that no side holds more than `most` buckets.
     template <class Box>
-    void assign(std::size_t count, S bucket, Box&& box) {
+    void assign(std::size_t count, S bucket, Box&& box, std::size_t most = 1024) {
         min_x_ = min_y_ = std::numeric_limits<S>::max();
         S max_x = std::numeric_limits<S>::lowest(), max_y = max_x;
         S x0 = S(0), y0 = S(0), x1 = S(0), y1 = S(0);
@@ -31,10 +31,10 @@ public:
         }
         buckets_.clear();
         columns_ = rows_ = 0;
+        cell_ = bucket;
         if (!(min_x_ <= max_x)) return;  // no item in any bucket
         const S span_x = max_x - min_x_, span_y = max_y - min_y_;
-        const S most = S(1024);  // buckets per side at most: the cell grows for vast worlds
-        cell_ = std::max(bucket, std::max(span_x, span_y) / most);
+        cell_ = std::max(bucket, std::max(span_x, span_y) / static_cast<S>(most));  // grows for vast worlds
         columns_ = static_cast<std::size_t>(span_x / cell_) + 1;
         rows_ = static_cast<std::size_t>(span_y / cell_) + 1;
         buckets_.assign(columns_ * rows_, {});
@@ -58,6 +58,7 @@ public:
             for (std::size_t c = c0; c <= c1; ++c) f(buckets_[r * columns_ + c], c, r);
     }
 
+    [[nodiscard]] S cell() const noexcept { return cell_; }  // the side of a bucket
     [[nodiscard]] std::size_t column(S x) const noexcept { return clamp_index((x - min_x_) / cell_, columns_); }
     [[nodiscard]] std::size_t row(S y) const noexcept { return clamp_index((y - min_y_) / cell_, rows_); }
 
