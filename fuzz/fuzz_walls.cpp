@@ -31,7 +31,7 @@ V answer_near(const boids::wall_grid<V>& grid, Behavior behavior, const V& p, co
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     fuzz::input in(data, size);
-    const double bucket = in.finite(1e4);  // zero or negative: the grid picks
+    const double bucket = in.finite(1e4);                                       // zero or negative: the grid picks
     const double scale = std::pow(10.0, static_cast<double>(in.small(8)) - 4);  // 1e-4 to 1e4
     std::vector<wall> walls;
     bool all_finite = true;
@@ -41,7 +41,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         V a{in.finite(1e3) * scale, in.finite(1e3) * scale};
         V b{in.finite(1e3) * scale, in.finite(1e3) * scale};
         if (kind == 0 && !walls.empty()) a = walls.back().b;  // a corner
-        if (kind == 1) b = a;                                  // a post
+        if (kind == 1) b = a;                                 // a post
         if (kind == 2) a.x = std::numeric_limits<double>::quiet_NaN();
         if (kind == 3) b.y = -std::numeric_limits<double>::infinity();
         if (kind == 4) b.x = in.finite(1e300);  // vast: only the selection is checked
@@ -78,8 +78,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     limits.reaction_time = std::fabs(in.finite(1)) + 0.01;
     limits.max_force = limits.max_speed / limits.reaction_time;
     boids::avoid_walls<V> avoid{boids::span<const wall>(walls), limits, distance * 3};
-    boids::follow_wall<V> follow{boids::span<const wall>(walls), distance, limits,
-                                 static_cast<boids::wall_side>(in.small(2)), in.finite(2), distance * 5};
+    boids::follow_wall<V> follow{boids::span<const wall>(walls),
+                                 distance,
+                                 limits,
+                                 static_cast<boids::wall_side>(in.small(2)),
+                                 in.finite(2),
+                                 distance * 5};
     if (!follow.validate().ok()) return 0;
     for (int q = 0; q < 6; ++q) {
         const V p{in.finite(2e3) * scale, in.finite(2e3) * scale};
