@@ -33,6 +33,14 @@ walls_of<V> level(std::size_t count, unsigned seed) {
     return w;
 }
 
+// x drawn before y (arguments of one call are evaluated in an order compilers choose).
+template <class V>
+V draw(std::mt19937& rng, std::uniform_real_distribution<double>& d) {
+    const double x = d(rng);
+    const double y = d(rng);
+    return test::make<V>(x, y);
+}
+
 template <class V>
 bool same_bits(const V& a, const V& b) {
     for (std::size_t i = 0; i < 2; ++i) {
@@ -76,7 +84,7 @@ TEMPLATE_TEST_CASE("wall_grid::near selects the walls within the radius, once ea
         if (bucket == 2.0) CHECK(grid.bucket() > S(25));
         std::size_t selected = 0;
         for (int q = 0; q < 300; ++q) {
-            const V p = test::make<V>(coordinate(rng), coordinate(rng));
+            const V p = draw<V>(rng, coordinate);
             const S r = S(radius(rng));
             grid.near(p, r, got);
             std::vector<std::uint32_t> want;
@@ -111,7 +119,7 @@ TEMPLATE_TEST_CASE("avoid_walls given the walls within its wall_range() answers 
     std::size_t selected = 0;
     const int calls = 3000;
     for (int i = 0; i < calls; ++i) {
-        const V p = test::make<V>(coordinate(rng), coordinate(rng)), v = test::make<V>(velocity(rng), velocity(rng));
+        const V p = draw<V>(rng, coordinate), v = draw<V>(rng, velocity);
         const V want = all(p, v);
         same += same_bits(want, answer_near(grid, all, all.wall_range(), p, v, near));
         pushed += !boids::is_zero(want);
@@ -139,12 +147,12 @@ TEMPLATE_TEST_CASE("follow_wall given the walls within its wall_range() answers 
         CHECK(range > 2 * 10 + 30);
         CHECK(range < (look_ahead < 0 ? 71 : 171));
         // Random calls: the same bits from the walls within the range; from those within
-        // reach only, not always (the aim's walk reads walls further away).
+        // reach only, not always once the aim's walk is long (it reads walls further away).
         int same = 0, same_within_reach = 0, following = 0;
         const int calls = 2000;
         for (int i = 0; i < calls; ++i) {
-            const V p = test::make<V>(coordinate(rng), coordinate(rng));
-            const V v = test::make<V>(velocity(rng), velocity(rng));
+            const V p = draw<V>(rng, coordinate);
+            const V v = draw<V>(rng, velocity);
             const V want = all(p, v);
             same += same_bits(want, answer_near(grid, all, all.wall_range(), p, v, near));
             same_within_reach += same_bits(want, answer_near(grid, all, all.reach, p, v, near));
@@ -152,7 +160,7 @@ TEMPLATE_TEST_CASE("follow_wall given the walls within its wall_range() answers 
         }
         CAPTURE(look_ahead, same_within_reach);
         CHECK(same == calls);
-        CHECK(same_within_reach < calls);
+        if (look_ahead > 0) CHECK(same_within_reach < calls * 9 / 10);  // a walk of 60 reads far past reach
         CHECK(following > calls / 4);
         // A whole run: an agent following the walls for 20 s takes the same path.
         test::agent<V> a{test::make<V>(500, 500), test::make<V>(30, 0)}, b = a;
@@ -243,7 +251,7 @@ TEST_CASE("wall_grid: a steady-state query reuses the selection's storage", "[wa
     std::uniform_real_distribution<double> coordinate(0, 1000);
     bool reused = true;
     for (int q = 0; q < 500; ++q) {
-        grid.near(V(coordinate(rng), coordinate(rng)), 40, got);
+        grid.near(draw<V>(rng, coordinate), 40, got);
         reused = reused && got.indices.data() == indices && got.walls.data() == selected;
         CHECK(got.walls.size() < most);
     }
