@@ -37,8 +37,6 @@ public:
     // (bucket() is the side used). Walls that are not finite go in no bucket and are never
     // selected (follow_wall's validate() rejects them).
     explicit wall_grid(span<const wall<V>> walls, S bucket) : walls_(walls.begin(), walls.end()) {
-        if (!(bucket > S(0) && std::isfinite(bucket))) bucket = extent() / S(64);
-        if (!(bucket > S(0))) bucket = S(1);  // no walls, or all on one spot
         // At most about 4 buckets a wall, so that a bucket far smaller than the level
         // costs neither memory nor the time of visiting empty buckets.
         const auto side = static_cast<std::size_t>(std::ceil(std::sqrt(4.0 * static_cast<double>(walls_.size()))));
@@ -96,21 +94,6 @@ private:
         y1 = std::max(boids::get(w.a, 1), boids::get(w.b, 1));
         return true;
     }
-    [[nodiscard]] S extent() const noexcept {
-        S lo[2] = {S(0), S(0)}, hi[2] = {S(0), S(0)};
-        bool any = false;
-        for (const wall<V>& w : walls_) {
-            S b[4];
-            if (!box(w, b[0], b[1], b[2], b[3])) continue;
-            for (int d = 0; d < 2; ++d) {
-                lo[d] = any ? std::min(lo[d], b[d]) : b[d];
-                hi[d] = any ? std::max(hi[d], b[d + 2]) : b[d + 2];
-            }
-            any = true;
-        }
-        return std::max(hi[0] - lo[0], hi[1] - lo[1]);
-    }
-
     struct bucket_index {
         std::size_t column = 0, row = 0;
     };

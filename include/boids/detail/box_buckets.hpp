@@ -15,8 +15,9 @@ template <class S>
 class box_buckets {
 public:
     // Items 0 to count-1, item i's box given by box(i, x0, y0, x1, y1) (x0 <= x1, y0 <= y1);
-    // an item for which box returns false goes in no bucket. `bucket` is the side asked
-    // (> 0 and finite); it grows so that no side holds more than `most` buckets.
+    // an item for which box returns false goes in no bucket. `bucket` is the side asked;
+    // one that is not finite and > 0 gives a 64th of the items' extent. It grows so that
+    // no side holds more than `most` buckets.
     template <class Box>
     void assign(std::size_t count, S bucket, Box&& box, std::size_t most = 1024) {
         min_x_ = min_y_ = std::numeric_limits<S>::max();
@@ -31,9 +32,12 @@ public:
         }
         buckets_.clear();
         columns_ = rows_ = 0;
-        cell_ = bucket;
+        const bool asked = bucket > S(0) && std::isfinite(bucket);
+        cell_ = asked ? bucket : S(1);
         if (!(min_x_ <= max_x)) return;  // no item in any bucket
         const S span_x = max_x - min_x_, span_y = max_y - min_y_;
+        if (!asked) bucket = std::max(span_x, span_y) / S(64);
+        if (!(bucket > S(0))) bucket = S(1);                                        // every item on one spot
         cell_ = std::max(bucket, std::max(span_x, span_y) / static_cast<S>(most));  // grows for vast worlds
         columns_ = static_cast<std::size_t>(span_x / cell_) + 1;
         rows_ = static_cast<std::size_t>(span_y / cell_) + 1;
