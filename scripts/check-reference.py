@@ -27,6 +27,8 @@ STRUCTS = {
     "avoid_by_raycast": "behaviors/avoid_obstacles.hpp",
     "follow_wall": "behaviors/follow_wall.hpp",
     "wall_selection": "behaviors/wall_grid.hpp",
+    "obstacle_selection": "behaviors/obstacle_grid.hpp",
+    "sphere_range": "behaviors/pursue_evade.hpp",
     "flock_step_report": "flock/workspace.hpp",
     "separation": "flock/rules.hpp",
     "alignment": "flock/rules.hpp",

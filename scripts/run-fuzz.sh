@@ -11,7 +11,7 @@ case "$seconds" in ''|*[!0-9]*) echo "run-fuzz: SECONDS must be a whole number, 
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz
 mkdir -p build/fuzz/artifacts
-for target in fuzz_csv fuzz_cli fuzz_neighbors fuzz_flock_step fuzz_snapshot fuzz_walls; do
+for target in fuzz_csv fuzz_cli fuzz_neighbors fuzz_flock_step fuzz_snapshot fuzz_walls fuzz_obstacles; do
   work=build/fuzz/corpus-$target
   rm -rf "$work" && mkdir -p "$work" && cp fuzz/corpus/$target/* "$work"/
   echo "== $target for ${seconds}s"

@@ -17,6 +17,7 @@
 #include "behaviors/avoid_obstacles.hpp"
 #include "behaviors/follow_wall.hpp"
 #include "behaviors/wall_grid.hpp"
+#include "behaviors/obstacle_grid.hpp"
 #include "behaviors/group.hpp"
 #include "behaviors/context.hpp"
 #include "behaviors/orientation.hpp"

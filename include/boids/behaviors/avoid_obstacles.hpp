@@ -28,11 +28,30 @@ struct avoid_obstacles {
     S look_ahead = S(0.5);  // s
     S clearance = S(0.1);   // pass at least this fraction of (radius + agent radius) wide
 
+    // Obstacles whose surface lies further than this from the agent (a distance, and more
+    // for wider obstacles) never change a call at this velocity: pass the ones nearer
+    // (obstacle_grid::near) and the call gives the same result as with all of them.
+    // Parameters that are not numbers, a negative agent_radius or look_ahead, or a
+    // clearance below -1: an infinite distance (every obstacle).
+    [[nodiscard]] sphere_range<S> obstacle_range(const V& velocity) const noexcept {
+        const sphere_range<S> every{std::numeric_limits<S>::infinity(), S(0)};
+        if (!(agent_radius >= S(0) && look_ahead >= S(0) && clearance >= S(-1))) return every;
+        // The detection box takes in centres as far ahead as its length + reach and as far
+        // aside as the reach with its clearance (reach = radius + agent radius): within
+        // |(box + agent radius, k agent radius)| + radius |(1, k)| of the agent.
+        const S k = S(1) + clearance;
+        const S ahead = detection_length(boids::length(velocity)) + agent_radius;
+        const S base = std::hypot(ahead, k * agent_radius);
+        const S grow = std::hypot(S(1), k) - S(1);
+        const S eps = S(64) * std::numeric_limits<S>::epsilon();
+        const sphere_range<S> range{base * (S(1.0001) + eps), grow * S(1.0001) + S(2) * eps};
+        return std::isfinite(range.distance) && std::isfinite(range.per_radius) ? range : every;
+    }
+
     [[nodiscard]] V operator()(const V& position, const V& velocity) const noexcept {
         const S speed = boids::length(velocity);
         const local_frame<V> f = local_frame<V>::from_heading(velocity);
-        const S braking = limits.max_force > S(0) ? speed * speed / (S(2) * limits.max_force) : S(0);
-        const S box = agent_radius + speed * look_ahead + braking;
+        const S box = detection_length(speed);
         const sphere<V>* nearest = nullptr;
         S nearest_along = std::numeric_limits<S>::infinity();
         V lateral_of_nearest = boids::zero<V>();
@@ -63,6 +82,12 @@ struct avoid_obstacles {
         const S urgency = std::clamp(S(1) - (nearest_along - reach) / std::max(box, S(1e-9)), S(0), S(1));
         const V a = boids::add_scaled(boids::scale(away, limits.max_force), f.forward, -limits.max_force * urgency);
         return boids::clamp_magnitude(a, limits.max_force);
+    }
+
+private:
+    [[nodiscard]] S detection_length(S speed) const noexcept {
+        const S braking = limits.max_force > S(0) ? speed * speed / (S(2) * limits.max_force) : S(0);
+        return agent_radius + speed * look_ahead + braking;
     }
 };
 

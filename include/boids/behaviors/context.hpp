@@ -27,6 +27,21 @@ struct context_steering {
     S slowing_radius = S(0);    // 0: no slowing at the target
     V goal = boids::zero<V>();  // the target of the shorthand call (position, velocity), as in a blend
 
+    // Obstacles whose surface lies further than this from the agent never change a call:
+    // pass the ones nearer (obstacle_grid::near) and the call gives the same result as
+    // with all of them. A look-ahead that is not a number: an infinite distance.
+    [[nodiscard]] sphere_range<S> obstacle_range() const noexcept {
+        // A ray meets an obstacle no nearer than its surface less the agent's radius.
+        const S edge = std::max(look_ahead, S(0)) + agent_radius;
+        const S eps = S(64) * std::numeric_limits<S>::epsilon();
+        // Nearer than the square root of the smallest normal number, squares vanish and a
+        // centre counts as inside: those are in range too.
+        const S tiny = S(4) * std::sqrt(std::numeric_limits<S>::min());
+        const S distance = std::max(edge * S(1.0001) + std::fabs(edge) * eps, S(0)) + tiny;
+        if (!std::isfinite(distance)) return {std::numeric_limits<S>::infinity(), S(0)};
+        return {distance, S(2) * eps};
+    }
+
     [[nodiscard]] static V direction(std::size_t i) noexcept {
         if constexpr (dimension_v<V> == 2) {
             const S a = S(2) * pi<S> * static_cast<S>(i) / static_cast<S>(N);
@@ -46,6 +61,7 @@ struct context_steering {
         for (const auto& o : obstacles) {
             const V rel = boids::sub(o.centre, p);
             const S reach = o.radius + agent_radius;
+            if (reach < S(0)) continue;  // smaller than nothing (a negative radius): no obstacle
             const S along = boids::dot(rel, dir);
             const S c2 = boids::length_squared(rel) - reach * reach;
             if (c2 <= S(0)) {  // inside: every direction inward is dangerous

@@ -129,6 +129,15 @@ struct sphere {
     scalar_t<V> radius;
 };
 
+// How near an agent an obstacle's surface may lie and still matter to a behaviour: within
+// distance + per_radius x the obstacle's radius (a detection box as wide as the obstacle
+// meets a wider one from further away). obstacle_grid::near selects by it.
+template <class S>
+struct sphere_range {
+    S distance;
+    S per_radius = S(0);
+};
+
 // Put an obstacle between us and the threat: arrive at the hiding spot behind the
 // nearest obstacle; with no obstacle, evade.
 template <class V>
