@@ -50,6 +50,22 @@ TEST_CASE("wall avoidance keeps a vehicle on its side of a wall", "[obstacles]")
     (void)sizeof(v2);
 }
 
+TEST_CASE("a wall far beyond a feeler, nearly on its line, is not met", "[obstacles]") {
+    using V = glm::dvec2;
+    // The whisker at 45 degrees runs along y = x for 7.5; the wall lies on almost the same
+    // line 2,800 further on. The crossing's fractions are rounding there (t came out -0).
+    const boids::wall<V> far{V(8000, 8000.0000000000009), V(2000, 2000)};
+    const V origin(2.6562507127018292e-313, 1.0012034364457862e-149);
+    const V whisker = boids::detail::feelers<V>(V(1466.5, 8.2252328326221676e-314), 15.0).ray[1];
+    CHECK(boids::detail::wall_crossing(origin, whisker, far) == -1.0);
+    const boids::avoid_walls<V> avoid{boids::span<const boids::wall<V>>(&far, 1), {60, 720, 2.5 / 60, 0}, 15.0};
+    CHECK(boids::is_zero(avoid(origin, V(1466.5, 8.2252328326221676e-314))));
+    // The same wall moved onto the whisker's path is met, half-way along.
+    const boids::wall<V> near{V(0, 10), V(10, 0)};
+    const double t = boids::detail::wall_crossing(V(0, 0), V(7.5 / std::sqrt(2.0) * 2, 7.5 / std::sqrt(2.0) * 2), near);
+    CHECK(t == Approx(0.471404520791).epsilon(1e-9));
+}
+
 TEMPLATE_TEST_CASE("containment never leaves its box", "[obstacles][containment]", BOIDS_ALL_VEC_TYPES) {
     using V = TestType;
     using S = boids::scalar_t<V>;

@@ -98,8 +98,19 @@ struct wall {
 };
 
 namespace detail {
+// The point of wall w nearest to q (of a zero-length wall, its one point).
+template <class V>
+[[nodiscard]] V nearest_on_wall(const wall<V>& w, const V& q) noexcept {
+    using S = scalar_t<V>;
+    const V ab = boids::sub(w.b, w.a);
+    const S l2 = boids::length_squared(ab);
+    const S t = l2 > S(0) ? std::fmin(std::fmax(boids::dot(boids::sub(q, w.a), ab) / l2, S(0)), S(1)) : S(0);
+    return boids::add_scaled(w.a, ab, t);
+}
 // Where the segment from `origin` along `ray` meets wall w, as a fraction of ray (0 to
-// 1), or -1 where it does not (running parallel counts as not meeting).
+// 1), or -1 where it does not (running parallel counts as not meeting). Nearly
+// parallel, the fractions are mostly rounding: a wall further from the origin than
+// the ray is long is never met, whatever they say.
 template <class V>
 [[nodiscard]] scalar_t<V> wall_crossing(const V& origin, const V& ray, const wall<V>& w) noexcept {
     using S = scalar_t<V>;
@@ -109,16 +120,9 @@ template <class V>
     const V ap = boids::sub(w.a, origin);
     const S t = (boids::get(ap, 0) * boids::get(e, 1) - boids::get(ap, 1) * boids::get(e, 0)) / denom;
     const S u = (boids::get(ap, 0) * boids::get(ray, 1) - boids::get(ap, 1) * boids::get(ray, 0)) / denom;
-    return t >= S(0) && t <= S(1) && u >= S(0) && u <= S(1) ? t : S(-1);
-}
-// The point of wall w nearest to q (of a zero-length wall, its one point).
-template <class V>
-[[nodiscard]] V nearest_on_wall(const wall<V>& w, const V& q) noexcept {
-    using S = scalar_t<V>;
-    const V ab = boids::sub(w.b, w.a);
-    const S l2 = boids::length_squared(ab);
-    const S t = l2 > S(0) ? std::fmin(std::fmax(boids::dot(boids::sub(q, w.a), ab) / l2, S(0)), S(1)) : S(0);
-    return boids::add_scaled(w.a, ab, t);
+    if (!(t >= S(0) && t <= S(1) && u >= S(0) && u <= S(1))) return S(-1);
+    const S reach = boids::length(ray) * S(1.000001);
+    return boids::distance(origin, nearest_on_wall(w, origin)) <= reach ? t : S(-1);
 }
 // The wall's direction turned a quarter left (as long as the wall).
 template <class V>
@@ -182,7 +186,7 @@ struct avoid_walls {
 
     // Walls further than this from the agent never change a call: pass the ones nearer
     // (wall_grid::near) and the call gives the same result as with all of them.
-    [[nodiscard]] S wall_range() const noexcept { return feeler_length; }
+    [[nodiscard]] S wall_range() const noexcept { return feeler_length * S(1.0001); }
 
     [[nodiscard]] V operator()(const V& position, const V& velocity) const noexcept {
         const detail::feelers<V> feelers(velocity, feeler_length);
