@@ -8,6 +8,11 @@
 //   behavior/avoid_walls_grid/W and behavior/follow_wall_reach30_grid/W: each call given
 //     the walls within its wall_range() by a wall_grid (buckets of 40), the query timed
 //     with the call; behavior/follow_wall_reach30/W is the same call given all the walls;
+//   behavior/avoid_obstacles_grid/N and behavior/context_grid/N: each call given the
+//     obstacles within its obstacle_range() by an obstacle_grid (buckets of 40), the
+//     query timed with the call; behavior/context/N is context_steering (32 directions,
+//     look-ahead 50) given all of them;
+//   behavior/avoid_obstacles3d{,_grid}/N: the same in a 1,000-wide cube, the agents in it;
 //   behavior/follow_path/P: a path of P points, a random walk of steps 20 to 60.
 // ns_per_call divides an iteration's time by its 1,000 calls; the ratios between
 // sizes show how each call's cost grows with the scene.
@@ -16,7 +21,9 @@
 #include <cstdint>
 #include <vector>
 #include <boids/behaviors/avoid_obstacles.hpp>
+#include <boids/behaviors/context.hpp>
 #include <boids/behaviors/follow_wall.hpp>
+#include <boids/behaviors/obstacle_grid.hpp>
 #include <boids/behaviors/path.hpp>
 #include <boids/behaviors/seek_flee_arrive.hpp>
 #include <boids/behaviors/wall_grid.hpp>
@@ -87,11 +94,94 @@ void bm_seek(benchmark::State& state) { call_each(state, boids::seek<V>{V{500, 5
 
 void bm_arrive(benchmark::State& state) { call_each(state, boids::arrive<V>{V{500, 500}, 100.0, limits()}); }
 
-void bm_avoid_obstacles(benchmark::State& state) {
+template <class P>
+std::vector<boids::sphere<P>> random_spheres(std::size_t count) {
     boids::random_stream rng(13);
-    std::vector<boids::sphere<V>> spheres;
-    for (long i = 0; i < state.range(0); ++i) spheres.push_back({random_point(rng), rng.uniform(5.0, 20.0)});
+    std::vector<boids::sphere<P>> spheres;
+    for (std::size_t i = 0; i < count; ++i) {
+        const P centre = boids::generate<P>([&](std::size_t) { return rng.uniform(0.0, level); });
+        spheres.push_back({centre, rng.uniform(5.0, 20.0)});
+    }
+    return spheres;
+}
+
+void bm_avoid_obstacles(benchmark::State& state) {
+    const auto spheres = random_spheres<V>(static_cast<std::size_t>(state.range(0)));
     call_each(state, boids::avoid_obstacles<V>{boids::span<const boids::sphere<V>>(spheres), 5.0, limits()});
+}
+
+boids::context_steering<V> context(const std::vector<boids::sphere<V>>& spheres) {
+    boids::context_steering<V> c{boids::span<const boids::sphere<V>>(spheres), 5.0, 50.0, limits()};
+    c.goal = V{500, 500};
+    return c;
+}
+
+void bm_context(benchmark::State& state) {
+    const auto spheres = random_spheres<V>(static_cast<std::size_t>(state.range(0)));
+    call_each(state, context(spheres));
+}
+
+// The obstacles within the behaviour's obstacle_range(), from an obstacle_grid, then the
+// call: the same answers as with all of them (tests/behaviors/test_obstacle_grid.cpp).
+template <class P, class Behavior, class Range>
+void call_each_near_obstacle(benchmark::State& state, const std::vector<P>& position, const std::vector<P>& velocity,
+                             const std::vector<boids::sphere<P>>& spheres, Behavior behavior, Range range) {
+    const boids::obstacle_grid<P> grid(boids::span<const boids::sphere<P>>(spheres), 40.0);
+    boids::obstacle_selection<P> near;
+    double selected = 0;
+    for (auto _ : state) {
+        for (std::size_t i = 0; i < position.size(); ++i) {
+            grid.near(position[i], range(behavior, velocity[i]), near);
+            behavior.obstacles = near.view();
+            P a = behavior(position[i], velocity[i]);
+            benchmark::DoNotOptimize(a);
+            selected += static_cast<double>(near.obstacles.size());
+        }
+    }
+    state.counters["ns_per_call"] = benchmark::Counter(
+        double(position.size()) * 1e-9, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+    state.counters["obstacles_per_call"] = selected / (double(position.size()) * double(state.iterations()));
+}
+
+void bm_avoid_obstacles_near(benchmark::State& state) {
+    const auto spheres = random_spheres<V>(static_cast<std::size_t>(state.range(0)));
+    call_each_near_obstacle(state, the_crowd().position, the_crowd().velocity, spheres,
+                            boids::avoid_obstacles<V>{{}, 5.0, limits()},
+                            [](const auto& b, const V& v) { return b.obstacle_range(v); });
+}
+
+void bm_context_near(benchmark::State& state) {
+    const auto spheres = random_spheres<V>(static_cast<std::size_t>(state.range(0)));
+    call_each_near_obstacle(state, the_crowd().position, the_crowd().velocity, spheres, context(spheres),
+                            [](const auto& b, const V&) { return b.obstacle_range(); });
+}
+
+// 3D: the agents anywhere in the cube, at max_speed in any direction; near: 1 from an
+// obstacle_grid, 0 all of the obstacles.
+void bm_avoid_obstacles3d(benchmark::State& state, bool near) {
+    using P = lab::vec3;
+    boids::random_stream rng(19);
+    std::vector<P> position, velocity;
+    for (std::size_t i = 0; i < agents; ++i) {
+        position.push_back(boids::generate<P>([&](std::size_t) { return rng.uniform(0.0, level); }));
+        const P heading = boids::generate<P>([&](std::size_t) { return rng.uniform(-1.0, 1.0); });
+        velocity.push_back(boids::scale(boids::normalized_or_zero(heading), 60.0));
+    }
+    const auto spheres = random_spheres<P>(static_cast<std::size_t>(state.range(0)));
+    const boids::avoid_obstacles<P> all{boids::span<const boids::sphere<P>>(spheres), 5.0, limits()};
+    if (near) {
+        call_each_near_obstacle(state, position, velocity, spheres, all,
+                                [](const auto& b, const P& v) { return b.obstacle_range(v); });
+        return;
+    }
+    for (auto _ : state) {
+        for (std::size_t i = 0; i < agents; ++i) {
+            P a = all(position[i], velocity[i]);
+            benchmark::DoNotOptimize(a);
+        }
+    }
+    state.counters["ns_per_call"] = benchmark::Counter(
+        double(agents) * 1e-9, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 
 void bm_avoid_walls(benchmark::State& state) {
@@ -158,7 +248,26 @@ void bm_follow_path(benchmark::State& state) {
 const bool registered = [] {
     benchmark::RegisterBenchmark("behavior/seek", bm_seek);
     benchmark::RegisterBenchmark("behavior/arrive", bm_arrive);
-    benchmark::RegisterBenchmark("behavior/avoid_obstacles", bm_avoid_obstacles)->Arg(10)->Arg(100)->Arg(1000);
+    benchmark::RegisterBenchmark("behavior/avoid_obstacles", bm_avoid_obstacles)
+        ->Arg(10)
+        ->Arg(100)
+        ->Arg(1000)
+        ->Arg(10000);
+    benchmark::RegisterBenchmark("behavior/avoid_obstacles_grid", bm_avoid_obstacles_near)
+        ->Arg(10)
+        ->Arg(100)
+        ->Arg(1000)
+        ->Arg(10000);
+    benchmark::RegisterBenchmark("behavior/context", bm_context)->Arg(10)->Arg(100)->Arg(1000);
+    benchmark::RegisterBenchmark("behavior/context_grid", bm_context_near)->Arg(10)->Arg(100)->Arg(1000)->Arg(10000);
+    benchmark::RegisterBenchmark("behavior/avoid_obstacles3d",
+                                 [](benchmark::State& s) { bm_avoid_obstacles3d(s, false); })
+        ->Arg(1000)
+        ->Arg(10000);
+    benchmark::RegisterBenchmark("behavior/avoid_obstacles3d_grid",
+                                 [](benchmark::State& s) { bm_avoid_obstacles3d(s, true); })
+        ->Arg(1000)
+        ->Arg(10000);
     benchmark::RegisterBenchmark("behavior/avoid_walls", bm_avoid_walls)->Arg(10)->Arg(100)->Arg(1000);
     benchmark::RegisterBenchmark("behavior/follow_wall", bm_follow_wall)->Arg(10)->Arg(100)->Arg(1000);
     benchmark::RegisterBenchmark("behavior/avoid_walls_grid", bm_avoid_walls_near)
